@@ -1,0 +1,371 @@
+//! Build script: compiles the declarative PMU tables in `data/*.toml` into
+//! static Rust tables (`$OUT_DIR/tables.rs`). See `data/SCHEMA.md`.
+//!
+//! Each PMU gets its own, already filtered, event list: an event or unit mask
+//! restricted with `pmus = [...]` only appears in the lists of those PMUs.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    pmu: Vec<Pmu>,
+    #[serde(default)]
+    event: Vec<Event>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Pmu {
+    name: String,
+    desc: String,
+    id: u32,
+    engine: String,
+    kind: String,
+    num_cntrs: u32,
+    #[serde(default)]
+    num_fixed_cntrs: u32,
+    #[serde(default = "one")]
+    max_encoding: u32,
+    #[serde(default = "default_plm")]
+    supported_plm: Vec<toml::Value>,
+    #[serde(default)]
+    flags: Vec<String>,
+    cpu_vendor: Option<String>,
+    cpu_family: Option<u32>,
+    #[serde(default)]
+    cpu_models: Vec<u32>,
+    /// Width in bits of a raw unit mask given to an offcore event.
+    offcore_raw_bits: Option<u32>,
+    /// Free-form notes for table maintainers; ignored by the generator.
+    #[serde(default)]
+    notes: Option<toml::Value>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn default_plm() -> Vec<toml::Value> {
+    vec![toml::Value::Integer(0), toml::Value::Integer(3)]
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Event {
+    name: String,
+    desc: String,
+    code: u64,
+    #[serde(default)]
+    cntmsk: u64,
+    #[serde(default)]
+    modifiers: Vec<String>,
+    #[serde(default)]
+    flags: Vec<String>,
+    equiv: Option<String>,
+    #[serde(default)]
+    pmus: Vec<String>,
+    perf_type: Option<String>,
+    cpuid_bit: Option<u32>,
+    #[serde(default)]
+    umask: Vec<Umask>,
+    #[serde(flatten)]
+    extra: BTreeMap<String, toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Umask {
+    name: String,
+    desc: String,
+    code: u64,
+    #[serde(default)]
+    grp: u32,
+    #[serde(default)]
+    flags: Vec<String>,
+    #[serde(default)]
+    fixed: BTreeMap<String, u64>,
+    equiv: Option<String>,
+    #[serde(default)]
+    pmus: Vec<String>,
+}
+
+/// Hardware modifiers of the `intel_x86` engine, in attribute-index order.
+const X86_MODS: &[&str] = &[
+    "k", "u", "e", "i", "c", "t", "ldlat", "intx", "intxcp", "fe_thres",
+];
+
+/// PERFEVTSEL bit position (relative to bit 8, i.e. within an attribute code)
+/// and width of modifiers a unit mask can hard-wire.
+fn x86_fixed_field(name: &str) -> Option<(u32, u32, u32)> {
+    // (modifier index, shift relative to bit 8, width)
+    match name {
+        "u" => Some((1, 8, 1)),
+        "k" => Some((0, 9, 1)),
+        "e" => Some((2, 10, 1)),
+        "t" => Some((5, 13, 1)),
+        "i" => Some((3, 15, 1)),
+        "c" => Some((4, 16, 8)),
+        "intx" => Some((7, 24, 1)),
+        "intxcp" => Some((8, 25, 1)),
+        _ => None,
+    }
+}
+
+fn flag_bit(engine: &str, what: &str, flag: &str) -> Result<u32, String> {
+    let table: &[&str] = match (engine, what) {
+        ("intel_x86", "pmu") => &["raw_umask", "ecmask", "spec", "extpebs", "arch"],
+        ("intel_x86", "event") => &["pebs", "grp_excl", "offcore", "spec", "deprecated"],
+        ("intel_x86", "umask") => &[
+            "dfl",
+            "pebs",
+            "ncombo",
+            "excl_grp_gt",
+            "grp_dfl_none",
+            "ldlat",
+            "grp_req",
+            "excl_grp_but_0",
+            "code_override",
+        ],
+        ("perf", "pmu") => &["raw_umask"],
+        ("perf", "event") => &["precise"],
+        ("perf", "umask") => &["dfl"],
+        _ => &[],
+    };
+    table
+        .iter()
+        .position(|f| *f == flag)
+        .map(|p| 1u32 << p)
+        .ok_or_else(|| format!("unknown {what} flag `{flag}` for engine {engine}"))
+}
+
+fn rust_str(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn opt_str(s: &Option<String>) -> String {
+    match s {
+        Some(s) => format!("Some({s:?})"),
+        None => "None".into(),
+    }
+}
+
+fn engine_variant(e: &str) -> Result<&'static str, String> {
+    Ok(match e {
+        "intel_x86" => "Engine::IntelX86",
+        "perf" => "Engine::Perf",
+        other => return Err(format!("unknown engine {other}")),
+    })
+}
+
+fn kind_variant(k: &str) -> Result<&'static str, String> {
+    Ok(match k {
+        "core" => "PmuKind::Core",
+        "uncore" => "PmuKind::Uncore",
+        "os_generic" => "PmuKind::OsGeneric",
+        other => return Err(format!("unknown pmu kind {other}")),
+    })
+}
+
+fn perf_type(t: &Option<String>) -> Result<u32, String> {
+    Ok(match t.as_deref() {
+        None => 0,
+        Some("hardware") => 0,
+        Some("software") => 1,
+        Some("tracepoint") => 2,
+        Some("hw_cache") => 3,
+        Some("raw") => 4,
+        Some(o) => return Err(format!("unknown perf_type {o}")),
+    })
+}
+
+fn plm_mask(v: &[toml::Value]) -> Result<u32, String> {
+    let mut m = 0;
+    for x in v {
+        m |= match x {
+            toml::Value::Integer(0) => 0x1,
+            toml::Value::Integer(1) => 0x2,
+            toml::Value::Integer(2) => 0x4,
+            toml::Value::Integer(3) => 0x8,
+            toml::Value::String(s) if s == "h" => 0x10,
+            other => return Err(format!("bad supported_plm entry {other}")),
+        };
+    }
+    Ok(m)
+}
+
+fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+
+    let mut pmu_statics = Vec::new();
+    let mut seen_names = BTreeMap::new();
+    for path in &files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let file: File = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("table")
+            .to_uppercase();
+        for pmu in &file.pmu {
+            let _ = &pmu.notes;
+            if seen_names.insert(pmu.name.clone(), ()).is_some() {
+                return Err(format!("duplicate pmu name {}", pmu.name));
+            }
+            let engine = pmu.engine.as_str();
+            let pid = format!("{}_{}", stem, pmu.name.to_uppercase());
+            let mut ev_items = String::new();
+            let mut name_index: Vec<(String, usize)> = Vec::new();
+            let mut idx = 0usize;
+            for ev in &file.event {
+                if !ev.pmus.is_empty() && !ev.pmus.contains(&pmu.name) {
+                    continue;
+                }
+                if let Some(k) = ev.extra.keys().next() {
+                    return Err(format!("event {}: unknown key {k}", ev.name));
+                }
+                let mut eflags = 0;
+                for f in &ev.flags {
+                    eflags |= flag_bit(engine, "event", f)?;
+                }
+                let mut modmsk = 0u32;
+                for m in &ev.modifiers {
+                    let pos = X86_MODS
+                        .iter()
+                        .position(|x| x == m)
+                        .ok_or_else(|| format!("event {}: unknown modifier {m}", ev.name))?;
+                    modmsk |= 1 << pos;
+                }
+                let mut um_items = String::new();
+                let mut ngrp = 0u32;
+                for um in &ev.umask {
+                    if !um.pmus.is_empty() && !um.pmus.contains(&pmu.name) {
+                        continue;
+                    }
+                    let mut uflags = 0;
+                    for f in &um.flags {
+                        uflags |= flag_bit(engine, "umask", f)?;
+                    }
+                    let mut value = um.code;
+                    let mut modhw = 0u32;
+                    for (k, v) in &um.fixed {
+                        let (bit, shift, width) = x86_fixed_field(k).ok_or_else(|| {
+                            format!("{}:{}: cannot fix modifier {k}", ev.name, um.name)
+                        })?;
+                        if *v >= (1u64 << width) {
+                            return Err(format!("{}:{}: {k}={v} too wide", ev.name, um.name));
+                        }
+                        value |= v << shift;
+                        modhw |= 1 << bit;
+                    }
+                    ngrp = ngrp.max(um.grp + 1);
+                    write!(
+                        um_items,
+                        "UmaskDesc {{ name: {}, desc: {}, code: {:#x}, grp: {}, flags: {:#x}, modhw: {:#x}, equiv: {} }},\n",
+                        rust_str(&um.name),
+                        rust_str(&um.desc),
+                        value,
+                        um.grp,
+                        uflags,
+                        modhw,
+                        opt_str(&um.equiv)
+                    )
+                    .ok();
+                }
+                write!(
+                    ev_items,
+                    "EventDesc {{ name: {}, desc: {}, code: {:#x}, cntmsk: {:#x}, modmsk: {:#x}, flags: {:#x}, equiv: {}, perf_type: {}, cpuid_bit: {}, ngrp: {}, umasks: &[\n{}] }},\n",
+                    rust_str(&ev.name),
+                    rust_str(&ev.desc),
+                    ev.code,
+                    ev.cntmsk,
+                    modmsk,
+                    eflags,
+                    opt_str(&ev.equiv),
+                    perf_type(&ev.perf_type)?,
+                    ev.cpuid_bit.map(|b| b as i32).unwrap_or(-1),
+                    ngrp,
+                    um_items
+                )
+                .ok();
+                name_index.push((ev.name.to_ascii_uppercase(), idx));
+                idx += 1;
+            }
+            // Sorted upper-case names for binary-search lookup. Keep the first
+            // event of a name, as a linear scan would.
+            name_index.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+            name_index.dedup_by(|a, b| a.0 == b.0);
+            let mut names = String::new();
+            for (n, i) in &name_index {
+                write!(names, "({n:?}, {i}),").ok();
+            }
+            let mut pflags = 0;
+            for f in &pmu.flags {
+                pflags |= flag_bit(engine, "pmu", f)?;
+            }
+            let cpu = match (&pmu.cpu_vendor, pmu.cpu_family) {
+                (Some(v), Some(f)) => format!(
+                    "Some(CpuMatch {{ vendor: {}, family: {}, models: &{:?} }})",
+                    match v.as_str() {
+                        "intel" => "Vendor::Intel",
+                        "amd" => "Vendor::Amd",
+                        o => return Err(format!("unknown vendor {o}")),
+                    },
+                    f,
+                    pmu.cpu_models
+                ),
+                _ => "None".into(),
+            };
+            write!(
+                out,
+                "static {pid}_EVENTS: &[EventDesc] = &[\n{ev_items}];\n\
+                 static {pid}_NAMES: &[(&str, u32)] = &[{names}];\n\
+                 pub(crate) static {pid}: PmuDesc = PmuDesc {{ name: {}, desc: {}, id: {}, engine: {}, kind: {}, num_cntrs: {}, num_fixed_cntrs: {}, max_encoding: {}, supported_plm: {:#x}, flags: {:#x}, cpu: {}, offcore_raw_bits: {}, events: {pid}_EVENTS, names: {pid}_NAMES }};\n",
+                rust_str(&pmu.name),
+                rust_str(&pmu.desc),
+                pmu.id,
+                engine_variant(engine)?,
+                kind_variant(&pmu.kind)?,
+                pmu.num_cntrs,
+                pmu.num_fixed_cntrs,
+                pmu.max_encoding,
+                plm_mask(&pmu.supported_plm)?,
+                pflags,
+                cpu,
+                pmu.offcore_raw_bits.unwrap_or(38),
+            )
+            .ok();
+            pmu_statics.push((pmu.id, pid));
+        }
+    }
+    pmu_statics.sort();
+    out.push_str("/// Every PMU table, by libpfm4 PMU id order.\npub(crate) static ALL_PMUS: &[&PmuDesc] = &[");
+    for (_, p) in &pmu_statics {
+        write!(out, "&{p},").ok();
+    }
+    out.push_str("];\n");
+    Ok(())
+}
+
+fn main() {
+    let dir = Path::new("data");
+    println!("cargo:rerun-if-changed=data");
+    let mut out = String::new();
+    if let Err(e) = generate(dir, &mut out) {
+        panic!("PMU table error: {e}");
+    }
+    let dest =
+        Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR set by cargo")).join("tables.rs");
+    std::fs::write(dest, out).expect("write generated tables");
+}

@@ -1,0 +1,129 @@
+//! PMU engines, one per PMU family, and the dispatch from a table to its engine.
+//!
+//! A new PMU of a known family is a new table in `data/`; only a new family
+//! needs a new module here.
+
+pub(crate) mod intel_x86;
+pub(crate) mod perf;
+
+use crate::error::Result;
+use crate::event::{Desc, PAttr};
+use crate::host::Host;
+use crate::model::{Os, Speculation};
+use crate::os::PerfAttr;
+use crate::registry::Library;
+use crate::tables::{Engine, EventDesc, PmuDesc};
+
+/// Is the PMU present on `host`?
+pub(crate) fn detect(p: &PmuDesc, host: &Host) -> bool {
+    match p.engine {
+        Engine::Perf => host.perf_events,
+        Engine::IntelX86 if p.flags & intel_x86::pmu_flag::ARCH != 0 => {
+            host.vendor == crate::tables::Vendor::Intel
+                && host.family >= 5
+                && host.family != 15
+                && host.arch_perfmon.is_some_and(|a| a.version() >= 1)
+        }
+        Engine::IntelX86 => match &p.cpu {
+            Some(c) => {
+                c.vendor == host.vendor && c.family == host.family && c.models.contains(&host.model)
+            }
+            None => false,
+        },
+    }
+}
+
+/// The architectural PMU is only a fallback: it is searched after model-specific PMUs.
+pub(crate) fn is_arch_fallback(p: &PmuDesc) -> bool {
+    p.engine == Engine::IntelX86 && p.flags & intel_x86::pmu_flag::ARCH != 0
+}
+
+/// Is event `i` of `p` available with this library's host?
+pub(crate) fn event_available(lib: &Library, p: &PmuDesc, i: usize) -> bool {
+    let ev = &p.events[i];
+    if ev.cpuid_bit < 0 {
+        return true;
+    }
+    lib.host()
+        .arch_perfmon
+        .is_some_and(|a| ev.cpuid_bit < 7 && (a.ebx >> ev.cpuid_bit) & 1 == 0)
+}
+
+/// Generic and fixed counters of `p` on this host.
+pub(crate) fn counters(lib: &Library, p: &PmuDesc) -> (u32, u32) {
+    if is_arch_fallback(p) {
+        return match lib.host().arch_perfmon {
+            Some(a) => (a.num_counters(), a.edx & 0x3f),
+            None => (0, 0),
+        };
+    }
+    (p.num_cntrs, p.num_fixed_cntrs)
+}
+
+/// (is_precise, speculation, support_hw_smpl) of an event.
+pub(crate) fn event_flags(p: &PmuDesc, ev: &EventDesc) -> (bool, Speculation, bool) {
+    match p.engine {
+        Engine::IntelX86 => intel_x86::event_flags(p, ev),
+        Engine::Perf => perf::event_flags(ev),
+    }
+}
+
+/// The PMU-level attributes of an event.
+pub(crate) fn pmu_attrs(lib: &Library, p: &PmuDesc, event: usize) -> Vec<PAttr> {
+    match p.engine {
+        Engine::IntelX86 => intel_x86::pmu_attrs(lib, p, event),
+        Engine::Perf => perf::pmu_attrs(p, event),
+    }
+}
+
+/// Removes attributes that conflict with, or are not offered by, the OS layer.
+pub(crate) fn validate_pattrs(
+    lib: &Library,
+    p: &PmuDesc,
+    event: usize,
+    os: Os,
+    v: &mut Vec<PAttr>,
+) {
+    match p.engine {
+        Engine::IntelX86 => intel_x86::validate_pattrs(p, event, os, v),
+        Engine::Perf => perf::validate_pattrs(supported_plm(lib, p), p, event, os, v),
+    }
+}
+
+/// Privilege levels the PMU can filter on this host. The perf_events generic
+/// PMU takes those of the first active core PMU, as libpfm4 does.
+pub(crate) fn supported_plm(lib: &Library, p: &PmuDesc) -> u32 {
+    if p.engine == Engine::Perf {
+        if let Some(core) = lib
+            .active_pmus()
+            .find(|c| c.desc.kind == crate::model::PmuKind::Core)
+        {
+            return core.desc.supported_plm;
+        }
+    }
+    p.supported_plm
+}
+
+/// Does the PMU accept raw hex unit masks?
+pub(crate) fn supports_raw_umask(p: &PmuDesc) -> bool {
+    match p.engine {
+        Engine::IntelX86 => p.flags & intel_x86::pmu_flag::RAW_UMASK != 0,
+        Engine::Perf => false,
+    }
+}
+
+/// Raw encoding: register values, and the fully-qualified string in `d.fstr`.
+pub(crate) fn encode_raw(lib: &Library, d: &mut Desc) -> Result<Vec<u64>> {
+    match d.pmu.engine {
+        Engine::IntelX86 => intel_x86::encode(lib, d),
+        Engine::Perf => perf::encode(d),
+    }
+}
+
+/// perf_events encoding of the PMU part: type, config, config1/2.
+pub(crate) fn encode_perf(lib: &Library, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
+    match d.pmu.engine {
+        Engine::IntelX86 => intel_x86::encode_perf(lib, d, attr),
+        Engine::Perf => perf::encode_perf(d, attr),
+    }
+}
