@@ -270,9 +270,9 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
                         modhw |= 1 << bit;
                     }
                     ngrp = ngrp.max(um.grp + 1);
-                    write!(
+                    writeln!(
                         um_items,
-                        "UmaskDesc {{ name: {}, desc: {}, code: {:#x}, grp: {}, flags: {:#x}, modhw: {:#x}, equiv: {} }},\n",
+                        "UmaskDesc {{ name: {}, desc: {}, code: {:#x}, grp: {}, flags: {:#x}, modhw: {:#x}, equiv: {} }},",
                         rust_str(&um.name),
                         rust_str(&um.desc),
                         value,

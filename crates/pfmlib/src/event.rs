@@ -43,7 +43,6 @@ pub(crate) struct Attr {
 pub(crate) struct Desc {
     pub pmu: &'static PmuDesc,
     pub event: usize,
-    pub os: Os,
     pub dfl_plm: Plm,
     pub pattrs: Vec<PAttr>,
     pub attrs: Vec<Attr>,
@@ -156,7 +155,6 @@ pub(crate) fn parse_event(lib: &Library, input: &str, os: Os, dfl_plm: Plm) -> R
     let mut d = Desc {
         pmu,
         event: idx,
-        os,
         dfl_plm,
         pattrs: Vec::new(),
         attrs: Vec::new(),
@@ -210,7 +208,7 @@ fn sanitize(d: &mut Desc) -> Result<()> {
                     return Err(Error::new(
                         ErrorKind::AttrSet,
                         format!(
-                            "attribute {name} of {} is set twice, to {v1} and to {v2}",
+                            "attribute {name} of {} is given two values, {v1} and {v2} (a unit mask may fix it)",
                             d.event_name()
                         ),
                     ));

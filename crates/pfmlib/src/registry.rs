@@ -1,7 +1,7 @@
 //! The library: every PMU table, which of them are active on the host, and
 //! the public handles ([`Pmu`], [`Event`]) over the static tables.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::event::{build_pattrs, parse_event};
 use crate::host::Host;
 use crate::model::{AttrInfo, EventInfo, Os, Plm, PmuInfo, PmuKind};
@@ -249,8 +249,4 @@ pub fn encode(s: &str, os: Os) -> Result<Encoding> {
 /// Looks an event up on the running machine. See [`Library::find_event`].
 pub fn find_event(s: &str) -> Result<Event<'static>> {
     Library::global().find_event(s)
-}
-
-pub(crate) fn not_supported(msg: impl Into<String>) -> Error {
-    Error::new(ErrorKind::NotSupported, msg)
 }

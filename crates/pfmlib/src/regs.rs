@@ -86,7 +86,8 @@ mod tests {
 
     #[test]
     fn perfevtsel_fields_sit_where_the_sdm_says() {
-        let cases: [(fn(&mut PerfEvtSel, u64), u64); 13] = [
+        type Setter = fn(&mut PerfEvtSel, u64);
+        let cases: [(Setter, u64); 13] = [
             (PerfEvtSel::set_event_select, 0xff),
             (PerfEvtSel::set_unit_mask, 0xff << 8),
             (PerfEvtSel::set_usr, 1 << 16),

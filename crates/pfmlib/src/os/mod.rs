@@ -261,11 +261,7 @@ fn encode_perf(lib: &Library, d: &mut Desc) -> Result<Encoding> {
                 }
                 attr.precise_ip = ival as u8;
             }
-            pa::EXCL => {
-                if ival != 0 {
-                    attr.exclusive = true;
-                }
-            }
+            pa::EXCL => attr.exclusive |= ival != 0,
             // libpfm4 counts the presence of mg/mh, whatever the value.
             pa::MG => {
                 vmx |= Plm::PLM3.bits();

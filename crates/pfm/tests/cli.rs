@@ -1,0 +1,134 @@
+//! The `pfm` command as a user runs it: outputs, JSON shapes, exit codes.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn pfm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pfm"))
+        .args(args)
+        .output()
+        .expect("run pfm")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn check_json_success_and_failure() {
+    let o = pfm(&["check", "--json", "nhm::INST_RETIRED:ANY_P", "nhm::NOPE"]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["ok"], true);
+    assert_eq!(lines[0]["pmu"], "nhm");
+    assert_eq!(lines[0]["codes"][0], "0x5300c0");
+    assert_eq!(
+        lines[0]["fstr"],
+        "nhm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0"
+    );
+    assert_eq!(lines[1]["ok"], false);
+    assert_eq!(lines[1]["error"]["code"], -4);
+    assert_eq!(lines[1]["error"]["name"], "PFM_ERR_NOTFOUND");
+}
+
+#[test]
+fn check_perf_json_fields() {
+    let o = pfm(&[
+        "check",
+        "--json",
+        "--os",
+        "perf-ext",
+        "--plm",
+        "u",
+        "nhm::ARITH:MUL",
+    ]);
+    assert!(o.status.success());
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let p = &v["perf"];
+    assert_eq!(p["type"], 4);
+    assert_eq!(p["config"], "0x214");
+    assert_eq!(p["exclude_kernel"], true);
+    assert_eq!(p["exclude_user"], false);
+    assert_eq!(p["exclude_guest"], true);
+    for k in [
+        "config1",
+        "config2",
+        "exclude_hv",
+        "exclude_host",
+        "precise_ip",
+        "sample_period",
+        "freq",
+        "pinned",
+        "exclusive",
+    ] {
+        assert!(!p[k].is_null(), "missing {k}");
+    }
+    assert_eq!(
+        v["fstr"],
+        "nhm::ARITH:MUL:e=0:i=0:c=0:t=0:u=1:k=0:excl=0:mg=0:mh=1"
+    );
+}
+
+#[test]
+fn check_text_and_errors() {
+    let o = pfm(&["check", "nhm::ARITH:MUL"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Codes          : 0x530214"));
+    let o = pfm(&["check", "nhm::ARITH:MUL:c=300"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("c=300"));
+    let o = pfm(&["check", ""]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = pfm(&["check", "--plm", "x", "cycles"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn list_json_counts() {
+    for (pmu, events, umasks) in [("nhm", 93, 311), ("nhm_ex", 93, 313), ("perf", 82, 30)] {
+        let o = pfm(&["list", "--pmu", pmu, "--json"]);
+        assert!(o.status.success());
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let evs = v["pmus"][0]["events"].as_array().unwrap();
+        let n: usize = evs
+            .iter()
+            .map(|e| {
+                e["attrs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|a| a["type"] == "umask")
+                    .count()
+            })
+            .sum();
+        assert_eq!((evs.len(), n), (events, umasks), "{pmu}");
+    }
+    let o = pfm(&["list", "--pmu", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn list_text_names_the_host() {
+    let o = pfm(&["list"]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    assert!(s.starts_with("Host: "));
+    assert!(s.contains("perf::PERF_COUNT_HW_CPU_CYCLES"));
+}
+
+#[test]
+fn info_text_and_json() {
+    let o = pfm(&["info", "nhm::arith"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("CYCLES_DIV_BUSY"));
+    let o = pfm(&["info", "--json", "nhm::MEM_LOAD_RETIRED"]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["name"], "MEM_LOAD_RETIRED");
+    assert_eq!(v["is_precise"], true);
+    let o = pfm(&["info", "nhm::NOPE"]);
+    assert_eq!(o.status.code(), Some(1));
+}

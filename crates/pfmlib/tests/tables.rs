@@ -1,0 +1,116 @@
+//! Every table, checked like libpfm4's `validate_table`: names, descriptions,
+//! groups, defaults, flags; and the expected sizes of the complete tables.
+
+use pfmlib::{AttrType, Host, Library, Os, Vendor};
+use std::collections::HashSet;
+
+fn all_hosts_lib() -> Library {
+    // A Nehalem host with architectural perfmon v3 and every event available,
+    // so every table (the architectural one too) has all its events.
+    let mut h = Host::synthetic(Vendor::Intel, 6, 26);
+    h.arch_perfmon = Some(pfmlib::ArchPerfmon {
+        eax: 0x0730_0403,
+        ebx: 0,
+        edx: 0x0603,
+    });
+    Library::with_host(h)
+}
+
+#[test]
+fn every_table_is_consistent() {
+    let lib = all_hosts_lib();
+    let mut problems = Vec::new();
+    for pmu in lib.pmus() {
+        let mut names = HashSet::new();
+        for ev in pmu.events() {
+            let info = ev.info(Os::None);
+            let ctx = format!("{}::{}", pmu.name(), info.name);
+            if !names.insert(info.name.to_ascii_uppercase()) {
+                problems.push(format!("{ctx}: duplicate event name"));
+            }
+            if info.desc.trim().is_empty() {
+                problems.push(format!("{ctx}: empty description"));
+            }
+            if let Some(eq) = info.equiv {
+                let target = eq.split([':', '.']).next().unwrap_or_default();
+                if pmu.event(target).is_none() {
+                    problems.push(format!("{ctx}: alias names unknown event {target}"));
+                }
+            }
+            let attrs = ev.attrs(Os::None);
+            let mut unames = HashSet::new();
+            for a in attrs.iter().filter(|a| a.attr_type == AttrType::Umask) {
+                if !unames.insert(a.name.to_ascii_uppercase()) {
+                    problems.push(format!("{ctx}:{}: duplicate unit mask", a.name));
+                }
+                if a.desc.trim().is_empty() {
+                    problems.push(format!("{ctx}:{}: empty description", a.name));
+                }
+            }
+            let umask_count = unames.len();
+            if umask_count == 1 && pmu.name() != "perf" {
+                let only = attrs.iter().find(|a| a.attr_type == AttrType::Umask);
+                if only.is_some_and(|a| !a.is_dfl) {
+                    problems.push(format!("{ctx}: single unit mask is not the default"));
+                }
+            }
+            let mut mnames = HashSet::new();
+            for a in attrs.iter().filter(|a| a.attr_type != AttrType::Umask) {
+                if !mnames.insert(a.name) {
+                    problems.push(format!("{ctx}: duplicate modifier {}", a.name));
+                }
+            }
+            if info.is_precise
+                && pmu.name() != "perf"
+                && umask_count > 0
+                && !attrs.iter().any(|a| a.is_precise)
+            {
+                problems.push(format!("{ctx}: precise event without a precise unit mask"));
+            }
+            // Every event must encode on its own or with one of its unit masks.
+            let alone = lib.encode(&ctx, pfmlib::Plm::DEFAULT, Os::None);
+            let with_umask = attrs
+                .iter()
+                .filter(|a| a.attr_type == AttrType::Umask)
+                .any(|a| {
+                    lib.encode(&format!("{ctx}:{}", a.name), pfmlib::Plm::DEFAULT, Os::None)
+                        .is_ok()
+                });
+            if alone.is_err() && !with_umask {
+                problems.push(format!(
+                    "{ctx}: cannot be encoded at all ({:?})",
+                    alone.err()
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} table problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn complete_tables_have_libpfm4_sizes() {
+    let lib = all_hosts_lib();
+    let count = |name: &str| {
+        let p = lib.pmu(name).expect("pmu");
+        let events: Vec<_> = p.events().collect();
+        let umasks: usize = events
+            .iter()
+            .map(|e| {
+                e.attrs(Os::None)
+                    .iter()
+                    .filter(|a| a.attr_type == AttrType::Umask)
+                    .count()
+            })
+            .sum();
+        (events.len(), umasks)
+    };
+    assert_eq!(count("nhm"), (93, 311));
+    assert_eq!(count("nhm_ex"), (93, 313));
+    assert_eq!(count("perf"), (82, 30));
+    assert_eq!(count("ix86arch"), (7, 0));
+}
