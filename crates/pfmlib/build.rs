@@ -41,6 +41,8 @@ struct Pmu {
     cpu_models: Vec<u32>,
     /// Width in bits of a raw unit mask given to an offcore event.
     offcore_raw_bits: Option<u32>,
+    /// perf_events PMU name (`/sys/bus/event_source/devices/<name>/type`).
+    perf_name: Option<String>,
     /// Free-form notes for table maintainers; ignored by the generator.
     #[serde(default)]
     notes: Option<toml::Value>,
@@ -94,10 +96,17 @@ struct Umask {
     pmus: Vec<String>,
 }
 
-/// Hardware modifiers of the `intel_x86` engine, in attribute-index order.
-const X86_MODS: &[&str] = &[
-    "k", "u", "e", "i", "c", "t", "ldlat", "intx", "intxcp", "fe_thres",
-];
+/// Hardware modifiers of each engine, in attribute-index order.
+fn engine_mods(engine: &str) -> &'static [&'static str] {
+    match engine {
+        "intel_x86" => &[
+            "k", "u", "e", "i", "c", "t", "ldlat", "intx", "intxcp", "fe_thres",
+        ],
+        "amd64" => &["k", "u", "e", "i", "c", "h", "g"],
+        "intel_nhm_unc" => &["e", "i", "c", "o"],
+        _ => &[],
+    }
+}
 
 /// PERFEVTSEL bit position (relative to bit 8, i.e. within an attribute code)
 /// and width of modifiers a unit mask can hard-wire.
@@ -118,9 +127,16 @@ fn x86_fixed_field(name: &str) -> Option<(u32, u32, u32)> {
 
 fn flag_bit(engine: &str, what: &str, flag: &str) -> Result<u32, String> {
     let table: &[&str] = match (engine, what) {
-        ("intel_x86", "pmu") => &["raw_umask", "ecmask", "spec", "extpebs", "arch"],
-        ("intel_x86", "event") => &["pebs", "grp_excl", "offcore", "spec", "deprecated"],
-        ("intel_x86", "umask") => &[
+        ("intel_x86" | "intel_nhm_unc", "pmu") => {
+            &["raw_umask", "ecmask", "spec", "extpebs", "arch"]
+        }
+        ("intel_x86" | "intel_nhm_unc", "event") => {
+            &["pebs", "grp_excl", "offcore", "spec", "deprecated"]
+        }
+        ("amd64", "pmu") => &["raw_umask", "perf_no_h"],
+        ("amd64", "event") => &["ibsfetch", "ibsop"],
+        ("amd64", "umask") => &["dfl", "ncombo", "omit"],
+        ("intel_x86" | "intel_nhm_unc", "umask") => &[
             "dfl",
             "pebs",
             "ncombo",
@@ -158,6 +174,8 @@ fn engine_variant(e: &str) -> Result<&'static str, String> {
     Ok(match e {
         "intel_x86" => "Engine::IntelX86",
         "perf" => "Engine::Perf",
+        "amd64" => "Engine::Amd64",
+        "intel_nhm_unc" => "Engine::IntelNhmUnc",
         other => return Err(format!("unknown engine {other}")),
     })
 }
@@ -241,7 +259,7 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
                 }
                 let mut modmsk = 0u32;
                 for m in &ev.modifiers {
-                    let pos = X86_MODS
+                    let pos = engine_mods(engine)
                         .iter()
                         .position(|x| x == m)
                         .ok_or_else(|| format!("event {}: unknown modifier {m}", ev.name))?;
@@ -331,7 +349,7 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
                 out,
                 "static {pid}_EVENTS: &[EventDesc] = &[\n{ev_items}];\n\
                  static {pid}_NAMES: &[(&str, u32)] = &[{names}];\n\
-                 pub(crate) static {pid}: PmuDesc = PmuDesc {{ name: {}, desc: {}, id: {}, engine: {}, kind: {}, num_cntrs: {}, num_fixed_cntrs: {}, max_encoding: {}, supported_plm: {:#x}, flags: {:#x}, cpu: {}, offcore_raw_bits: {}, events: {pid}_EVENTS, names: {pid}_NAMES }};\n",
+                 pub(crate) static {pid}: PmuDesc = PmuDesc {{ name: {}, desc: {}, id: {}, engine: {}, kind: {}, num_cntrs: {}, num_fixed_cntrs: {}, max_encoding: {}, supported_plm: {:#x}, flags: {:#x}, cpu: {}, offcore_raw_bits: {}, perf_name: {}, events: {pid}_EVENTS, names: {pid}_NAMES }};\n",
                 rust_str(&pmu.name),
                 rust_str(&pmu.desc),
                 pmu.id,
@@ -344,6 +362,7 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
                 pflags,
                 cpu,
                 pmu.offcore_raw_bits.unwrap_or(38),
+                opt_str(&pmu.perf_name),
             )
             .ok();
             pmu_statics.push((pmu.id, pid));

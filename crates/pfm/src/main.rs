@@ -3,6 +3,7 @@
 //! The command only parses arguments and prints; the work is in `pfmlib`.
 
 mod check;
+mod dispatch;
 mod info;
 mod list;
 
@@ -24,6 +25,8 @@ enum Cmd {
     Info(info::Args),
     /// Encode events and show the register values / perf_event_attr.
     Check(check::Args),
+    /// Assign counters and compute every register for several events (JSON request).
+    Dispatch(dispatch::Args),
 }
 
 /// OS layer for encodings and attribute lists.
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Cmd::List(a) => list::run(lib, a),
         Cmd::Info(a) => info::run(lib, a),
         Cmd::Check(a) => check::run(lib, a),
+        Cmd::Dispatch(a) => dispatch::run(lib, a),
     };
     match res {
         Ok(code) => code,

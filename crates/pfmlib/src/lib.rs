@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod dispatch;
 mod error;
 mod event;
 mod host;
@@ -33,7 +34,7 @@ mod model;
 mod os;
 mod pmu;
 mod registry;
-mod regs;
+pub mod regs;
 mod tables;
 
 pub use error::{Error, ErrorKind, Result};
@@ -41,5 +42,4 @@ pub use host::{ArchPerfmon, Host};
 pub use model::{AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo, PmuKind, Speculation};
 pub use os::{Encoding, PerfAttr};
 pub use registry::{encode, find_event, Event, Library, Pmu};
-pub use regs::PerfEvtSel;
 pub use tables::Vendor;

@@ -1,4 +1,11 @@
 //! Typed register layouts: one place that knows where each field lives.
+//!
+//! ```
+//! let mut r = pfmlib::regs::PerfEvtSel::default();
+//! r.set_event_select(0xc0);
+//! r.set_usr(1);
+//! assert_eq!(r.0, 0x100c0);
+//! ```
 
 /// Declares a register type over a `u64` with named bit fields.
 ///
@@ -77,6 +84,96 @@ register! {
         intx / set_intx: 32 ..= 32,
         /// Exclude aborted transactional regions (IN_TXCP).
         intxcp / set_intxcp: 33 ..= 33,
+    }
+}
+
+register! {
+    /// `IA32_FIXED_CTR_CTRL`: four control bits per fixed counter.
+    pub struct FixedCtrCtrl {
+        /// Fixed counter 0: count at ring 0.
+        os0 / set_os0: 0 ..= 0,
+        /// Fixed counter 0: count at rings 1-3.
+        usr0 / set_usr0: 1 ..= 1,
+        /// Fixed counter 0: any thread.
+        any0 / set_any0: 2 ..= 2,
+        /// Fixed counter 0: interrupt on overflow.
+        pmi0 / set_pmi0: 3 ..= 3,
+    }
+}
+
+register! {
+    /// `MSR_LBR_SELECT`: each set bit drops a kind of branch from the LBR.
+    pub struct LbrSelect {
+        /// Drop branches ending at ring 0.
+        cpl_eq_0 / set_cpl_eq_0: 0 ..= 0,
+        /// Drop branches ending at rings 1-3.
+        cpl_neq_0 / set_cpl_neq_0: 1 ..= 1,
+        /// Drop conditional branches.
+        jcc / set_jcc: 2 ..= 2,
+        /// Drop near relative calls.
+        near_rel_call / set_near_rel_call: 3 ..= 3,
+        /// Drop near indirect calls.
+        near_ind_call / set_near_ind_call: 4 ..= 4,
+        /// Drop near returns.
+        near_ret / set_near_ret: 5 ..= 5,
+        /// Drop near indirect jumps.
+        near_ind_jmp / set_near_ind_jmp: 6 ..= 6,
+        /// Drop near relative jumps.
+        near_rel_jmp / set_near_rel_jmp: 7 ..= 7,
+        /// Drop far branches.
+        far_branch / set_far_branch: 8 ..= 8,
+    }
+}
+
+register! {
+    /// `MSR_UNCORE_PERFEVTSELx`: one uncore generic counter's control.
+    pub struct UncPerfEvtSel {
+        /// Event select.
+        event_select / set_event_select: 0 ..= 7,
+        /// Unit mask.
+        unit_mask / set_unit_mask: 8 ..= 15,
+        /// Reset the queue occupancy counter.
+        occ_rst / set_occ_rst: 17 ..= 17,
+        /// Edge detect.
+        edge / set_edge: 18 ..= 18,
+        /// Interrupt on overflow.
+        pmi / set_pmi: 20 ..= 20,
+        /// Enable.
+        en / set_en: 22 ..= 22,
+        /// Invert.
+        inv / set_inv: 23 ..= 23,
+        /// Counter mask.
+        cmask / set_cmask: 24 ..= 31,
+    }
+}
+
+register! {
+    /// AMD `PERF_CTLx` (family 10h and later): one core counter's control.
+    pub struct AmdPerfCtl {
+        /// Event select, bits 7:0.
+        event_lo / set_event_lo: 0 ..= 7,
+        /// Unit mask.
+        unit_mask / set_unit_mask: 8 ..= 15,
+        /// Count at user level.
+        usr / set_usr: 16 ..= 16,
+        /// Count at kernel level.
+        os / set_os: 17 ..= 17,
+        /// Edge detect.
+        edge / set_edge: 18 ..= 18,
+        /// Interrupt on overflow.
+        int / set_int: 20 ..= 20,
+        /// Enable.
+        en / set_en: 22 ..= 22,
+        /// Invert the counter-mask comparison.
+        inv / set_inv: 23 ..= 23,
+        /// Counter mask.
+        cmask / set_cmask: 24 ..= 31,
+        /// Event select, bits 11:8.
+        event_hi / set_event_hi: 32 ..= 35,
+        /// Count only while a guest runs.
+        guest_only / set_guest_only: 40 ..= 40,
+        /// Count only while the host runs.
+        host_only / set_host_only: 41 ..= 41,
     }
 }
 

@@ -10,6 +10,10 @@ pub(crate) enum Engine {
     IntelX86,
     /// The Linux perf_events generic PMU.
     Perf,
+    /// AMD64 core PMUs (PERF_CTL layout).
+    Amd64,
+    /// Intel Nehalem/Westmere uncore.
+    IntelNhmUnc,
 }
 
 pub use crate::model::PmuKind;
@@ -49,6 +53,8 @@ pub(crate) struct PmuDesc {
     pub flags: u32,
     pub cpu: Option<CpuMatch>,
     pub offcore_raw_bits: u32,
+    /// perf_events PMU name, for the dynamic `type`.
+    pub perf_name: Option<&'static str>,
     pub events: &'static [EventDesc],
     /// Upper-case event names, sorted, with their index in `events`.
     pub names: &'static [(&'static str, u32)],

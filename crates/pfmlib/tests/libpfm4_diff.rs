@@ -15,7 +15,14 @@ use pfmlib::{AttrType, Library, Os, Plm};
 use std::collections::BTreeSet;
 
 /// PMUs both libraries have, checked here.
-const PMUS: &[&str] = &["nhm", "nhm_ex", "perf"];
+const PMUS: &[&str] = &[
+    "nhm",
+    "nhm_ex",
+    "nhm_unc",
+    "wsm_unc",
+    "amd64_fam17h_zen1",
+    "perf",
+];
 
 fn oracle() -> Option<Libpfm4> {
     match Libpfm4::load() {
@@ -392,6 +399,21 @@ fn sweep_nhm_ex() {
 #[test]
 fn sweep_perf() {
     sweep("perf");
+}
+
+#[test]
+fn sweep_nhm_unc() {
+    sweep("nhm_unc");
+}
+
+#[test]
+fn sweep_wsm_unc() {
+    sweep("wsm_unc");
+}
+
+#[test]
+fn sweep_amd64_fam17h_zen1() {
+    sweep("amd64_fam17h_zen1");
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! A new PMU of a known family is a new table in `data/`; only a new family
 //! needs a new module here.
 
+pub(crate) mod amd64;
+pub(crate) mod intel_nhm_unc;
 pub(crate) mod intel_x86;
 pub(crate) mod perf;
 
@@ -24,7 +26,7 @@ pub(crate) fn detect(p: &PmuDesc, host: &Host) -> bool {
                 && host.family != 15
                 && host.arch_perfmon.is_some_and(|a| a.version() >= 1)
         }
-        Engine::IntelX86 => match &p.cpu {
+        Engine::IntelX86 | Engine::Amd64 | Engine::IntelNhmUnc => match &p.cpu {
             Some(c) => {
                 c.vendor == host.vendor && c.family == host.family && c.models.contains(&host.model)
             }
@@ -63,8 +65,9 @@ pub(crate) fn counters(lib: &Library, p: &PmuDesc) -> (u32, u32) {
 /// (is_precise, speculation, support_hw_smpl) of an event.
 pub(crate) fn event_flags(p: &PmuDesc, ev: &EventDesc) -> (bool, Speculation, bool) {
     match p.engine {
-        Engine::IntelX86 => intel_x86::event_flags(p, ev),
+        Engine::IntelX86 | Engine::IntelNhmUnc => intel_x86::event_flags(p, ev),
         Engine::Perf => perf::event_flags(ev),
+        Engine::Amd64 => (false, Speculation::NotAvailable, false),
     }
 }
 
@@ -73,6 +76,8 @@ pub(crate) fn pmu_attrs(lib: &Library, p: &PmuDesc, event: usize) -> Vec<PAttr> 
     match p.engine {
         Engine::IntelX86 => intel_x86::pmu_attrs(lib, p, event),
         Engine::Perf => perf::pmu_attrs(p, event),
+        Engine::Amd64 => amd64::pmu_attrs(p, event),
+        Engine::IntelNhmUnc => intel_nhm_unc::pmu_attrs(p, event),
     }
 }
 
@@ -87,6 +92,8 @@ pub(crate) fn validate_pattrs(
     match p.engine {
         Engine::IntelX86 => intel_x86::validate_pattrs(p, event, os, v),
         Engine::Perf => perf::validate_pattrs(supported_plm(lib, p), p, event, os, v),
+        Engine::Amd64 => amd64::validate_pattrs(p, os, v),
+        Engine::IntelNhmUnc => intel_nhm_unc::validate_pattrs(p, os, v),
     }
 }
 
@@ -107,7 +114,8 @@ pub(crate) fn supported_plm(lib: &Library, p: &PmuDesc) -> u32 {
 /// Does the PMU accept raw hex unit masks?
 pub(crate) fn supports_raw_umask(p: &PmuDesc) -> bool {
     match p.engine {
-        Engine::IntelX86 => p.flags & intel_x86::pmu_flag::RAW_UMASK != 0,
+        Engine::IntelX86 | Engine::IntelNhmUnc => p.flags & intel_x86::pmu_flag::RAW_UMASK != 0,
+        Engine::Amd64 => p.flags & amd64::pmu_flag::RAW_UMASK != 0,
         Engine::Perf => false,
     }
 }
@@ -117,6 +125,8 @@ pub(crate) fn encode_raw(lib: &Library, d: &mut Desc) -> Result<Vec<u64>> {
     match d.pmu.engine {
         Engine::IntelX86 => intel_x86::encode(lib, d),
         Engine::Perf => perf::encode(d),
+        Engine::Amd64 => amd64::encode(d),
+        Engine::IntelNhmUnc => intel_nhm_unc::encode(d),
     }
 }
 
@@ -125,5 +135,7 @@ pub(crate) fn encode_perf(lib: &Library, d: &mut Desc, attr: &mut PerfAttr) -> R
     match d.pmu.engine {
         Engine::IntelX86 => intel_x86::encode_perf(lib, d, attr),
         Engine::Perf => perf::encode_perf(d, attr),
+        Engine::Amd64 => amd64::encode_perf(d, attr),
+        Engine::IntelNhmUnc => intel_nhm_unc::encode_perf(d, attr),
     }
 }
