@@ -242,3 +242,25 @@ fn uncore_counters_and_rules() {
     let e = run(&format!(r#"{{"pmu":"nhm","events":[{}]}}"#, many.join(","))).unwrap_err();
     assert_eq!(e.kind(), K::TooMany);
 }
+
+#[test]
+fn westmere_uses_the_same_rules_with_its_uncore() {
+    let d = run(r#"{"pmu":"wsm_dp","events":[{"event":"INSTRUCTIONS_RETIRED"},{"event":"wsm_unc::UNC_GC_OCCUPANCY:READ_TRACKER","flags":["occ_rst"]}]}"#).unwrap();
+    let names: Vec<_> = d
+        .assignments
+        .iter()
+        .map(|a| a.counter.name.as_str())
+        .collect();
+    assert_eq!(names, ["FIXED_CTR0", "UNC_PMC0"]);
+    let enc = Library::global()
+        .encode(
+            "wsm_unc::UNC_GC_OCCUPANCY:READ_TRACKER:o",
+            Plm::DEFAULT,
+            Os::None,
+        )
+        .unwrap();
+    assert_eq!(pmc(&d, "UNC_PERFEVTSEL0"), Some(enc.codes[0]));
+    // The Nehalem uncore is not Westmere's.
+    let e = run(r#"{"pmu":"wsm","events":[{"event":"nhm_unc::UNC_LLC_HITS"}]}"#).unwrap_err();
+    assert_eq!(e.kind(), K::Invalid);
+}

@@ -407,6 +407,16 @@ fn sweep_nhm_unc() {
 }
 
 #[test]
+fn sweep_wsm() {
+    sweep("wsm");
+}
+
+#[test]
+fn sweep_wsm_dp() {
+    sweep("wsm_dp");
+}
+
+#[test]
 fn sweep_wsm_unc() {
     sweep("wsm_unc");
 }

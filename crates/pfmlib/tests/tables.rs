@@ -113,4 +113,9 @@ fn complete_tables_have_libpfm4_sizes() {
     assert_eq!(count("nhm_ex"), (93, 313));
     assert_eq!(count("perf"), (82, 30));
     assert_eq!(count("ix86arch"), (7, 0));
+    assert_eq!(count("nhm_unc"), (42, 174));
+    assert_eq!(count("wsm"), (92, 336));
+    assert_eq!(count("wsm_dp"), (92, 332));
+    assert_eq!(count("wsm_unc"), (52, 195));
+    assert_eq!(count("amd64_fam17h_zen1"), (64, 135));
 }
