@@ -132,3 +132,50 @@ fn info_text_and_json() {
     let o = pfm(&["info", "nhm::NOPE"]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn dispatch_json_and_errors() {
+    use std::io::Write;
+    let run = |input: &str, args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pfm"))
+            .arg("dispatch")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn pfm");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write");
+        child.wait_with_output().expect("wait")
+    };
+    let o = run(
+        r#"{"pmu":"nhm","events":[{"event":"INSTRUCTION_RETIRED"},{"event":"ARITH:MUL","cnt_mask":2}]}"#,
+        &["--json"],
+    );
+    assert!(o.status.success());
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["assignments"][0]["counter"]["name"], "FIXED_CTR0");
+    assert_eq!(v["assignments"][1]["counter"]["name"], "PMC0");
+    let sel = v["pmcs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "PERFEVTSEL0")
+        .unwrap();
+    assert_eq!(sel["value"], "0x2530214");
+    let o = run(
+        r#"{"pmu":"nhm","events":[{"event":"UNHALTED_REFERENCE_CYCLES","cnt_mask":1}]}"#,
+        &["--json", "-"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["error"]["name"], "PFMLIB_ERR_NOASSIGN");
+    assert_eq!(v["error"]["code"], -5);
+    let o = run("not json", &[]);
+    assert_eq!(o.status.code(), Some(2));
+}

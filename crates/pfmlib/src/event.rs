@@ -119,6 +119,12 @@ pub(crate) fn parse_event(lib: &Library, input: &str, os: Os, dfl_plm: Plm) -> R
             ),
         ));
     }
+    if input.is_empty() {
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            "empty event string: give [pmu::]EVENT[:ATTR...]; event not found",
+        ));
+    }
     let (pname, rest) = match input.find("::") {
         Some(i) => (Some(&input[..i]), &input[i + 2..]),
         None => (None, input),
