@@ -75,6 +75,22 @@ struct Event {
     cpuid_bit: Option<u32>,
     #[serde(default)]
     umask: Vec<Umask>,
+    /// `ia64`: most occurrences per cycle.
+    maxincr: Option<u32>,
+    /// `ia64`: unit mask hard-wired into the PMC.
+    pmc_umask: Option<u32>,
+    /// `ia64`: qualifiers honoured (`opcm iarr darr all`).
+    #[serde(default)]
+    qual: Vec<String>,
+    /// `ia64`: Event Address Register kind.
+    ear: Option<String>,
+    /// `ia64`: cache group (`l1d`, `l2d`).
+    group: Option<String>,
+    /// `ia64`: set within the cache group.
+    set: Option<u32>,
+    /// `ia64` (Montecito): event type.
+    #[serde(rename = "type")]
+    ty: Option<String>,
     #[serde(flatten)]
     extra: BTreeMap<String, toml::Value>,
 }
@@ -104,6 +120,7 @@ fn engine_mods(engine: &str) -> &'static [&'static str] {
         ],
         "amd64" => &["k", "u", "e", "i", "c", "h", "g"],
         "intel_nhm_unc" => &["e", "i", "c", "o"],
+        "ia64" => &["k", "u", "thres"],
         _ => &[],
     }
 }
@@ -147,6 +164,7 @@ fn flag_bit(engine: &str, what: &str, flag: &str) -> Result<u32, String> {
             "excl_grp_but_0",
             "code_override",
         ],
+        ("ia64", "event") => &["btb", "etb"],
         ("perf", "pmu") => &["raw_umask"],
         ("perf", "event") => &["precise"],
         ("perf", "umask") => &["dfl"],
@@ -176,6 +194,7 @@ fn engine_variant(e: &str) -> Result<&'static str, String> {
         "perf" => "Engine::Perf",
         "amd64" => "Engine::Amd64",
         "intel_nhm_unc" => "Engine::IntelNhmUnc",
+        "ia64" => "Engine::Ia64",
         other => return Err(format!("unknown engine {other}")),
     })
 }
@@ -214,6 +233,72 @@ fn plm_mask(v: &[toml::Value]) -> Result<u32, String> {
         };
     }
     Ok(m)
+}
+
+/// The `ia64` keys of an event as a `Some(&Ia64Desc { .. })` expression, or
+/// `None` for other engines (which may not use them).
+fn ia64_desc(engine: &str, ev: &Event) -> Result<String, String> {
+    let used = ev.maxincr.is_some()
+        || ev.pmc_umask.is_some()
+        || !ev.qual.is_empty()
+        || ev.ear.is_some()
+        || ev.group.is_some()
+        || ev.set.is_some()
+        || ev.ty.is_some();
+    if engine != "ia64" {
+        if used {
+            return Err(format!("event {}: ia64 keys on a {engine} table", ev.name));
+        }
+        return Ok("None".into());
+    }
+    let maxincr = ev
+        .maxincr
+        .ok_or_else(|| format!("event {}: ia64 events need maxincr", ev.name))?;
+    if !(1..=8).contains(&maxincr) {
+        return Err(format!("event {}: maxincr {maxincr} out of range", ev.name));
+    }
+    let mut qual = 0u32;
+    for q in &ev.qual {
+        qual |= match q.as_str() {
+            "opcm" => 1,
+            "iarr" => 2,
+            "darr" => 4,
+            "all" => 8,
+            o => return Err(format!("event {}: unknown qualifier {o}", ev.name)),
+        };
+    }
+    let ear = match ev.ear.as_deref() {
+        None => "Ia64Ear::None",
+        Some("dear_cache") => "Ia64Ear::DearCache",
+        Some("dear_tlb") => "Ia64Ear::DearTlb",
+        Some("dear_alat") => "Ia64Ear::DearAlat",
+        Some("iear_cache") => "Ia64Ear::IearCache",
+        Some("iear_tlb") => "Ia64Ear::IearTlb",
+        Some(o) => return Err(format!("event {}: unknown ear kind {o}", ev.name)),
+    };
+    let group = match ev.group.as_deref() {
+        None => "Ia64Group::None",
+        Some("l1d") => "Ia64Group::L1d",
+        Some("l2d") => "Ia64Group::L2d",
+        Some(o) => return Err(format!("event {}: unknown cache group {o}", ev.name)),
+    };
+    let ty = match ev.ty.as_deref() {
+        None => "None",
+        Some("active") => "Some(Ia64EventType::Active)",
+        Some("floating") => "Some(Ia64EventType::Floating)",
+        Some("causal") => "Some(Ia64EventType::Causal)",
+        Some("self_floating") => "Some(Ia64EventType::SelfFloating)",
+        Some(o) => return Err(format!("event {}: unknown event type {o}", ev.name)),
+    };
+    let set = match ev.set {
+        Some(s) if s > 15 => return Err(format!("event {}: set {s} out of range", ev.name)),
+        Some(s) => format!("Some({s})"),
+        None => "None".into(),
+    };
+    Ok(format!(
+        "Some(&Ia64Desc {{ maxincr: {maxincr}, umask: {:#x}, qual: {qual:#x}, ear: {ear}, group: {group}, set: {set}, ty: {ty} }})",
+        ev.pmc_umask.unwrap_or(0)
+    ))
 }
 
 fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
@@ -301,9 +386,13 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
                     )
                     .ok();
                 }
+                let ia64 = ia64_desc(engine, ev)?;
+                if engine == "ia64" {
+                    modmsk = 0b111;
+                }
                 write!(
                     ev_items,
-                    "EventDesc {{ name: {}, desc: {}, code: {:#x}, cntmsk: {:#x}, modmsk: {:#x}, flags: {:#x}, equiv: {}, perf_type: {}, cpuid_bit: {}, ngrp: {}, umasks: &[\n{}] }},\n",
+                    "EventDesc {{ name: {}, desc: {}, code: {:#x}, cntmsk: {:#x}, modmsk: {:#x}, flags: {:#x}, equiv: {}, perf_type: {}, cpuid_bit: {}, ngrp: {}, ia64: {}, umasks: &[\n{}] }},\n",
                     rust_str(&ev.name),
                     rust_str(&ev.desc),
                     ev.code,
@@ -314,6 +403,7 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
                     perf_type(&ev.perf_type)?,
                     ev.cpuid_bit.map(|b| b as i32).unwrap_or(-1),
                     ngrp,
+                    ia64,
                     um_items
                 )
                 .ok();

@@ -71,6 +71,12 @@ pub fn event_json(e: &pfmlib::Event, os: Os) -> Value {
     let mut v = serde_json::to_value(e.info(os)).unwrap_or(Value::Null);
     v["counters"] = format!("{:#x}", e.counter_mask()).into();
     v["attrs"] = serde_json::to_value(e.attrs(os)).unwrap_or(Value::Null);
+    // IA-64: every per-event query of the libpfm-3 pages, under their names.
+    if let (Some(q), Value::Object(obj)) = (e.ia64(), &mut v) {
+        if let Ok(Value::Object(extra)) = serde_json::to_value(q.queries()) {
+            obj.extend(extra);
+        }
+    }
     v
 }
 

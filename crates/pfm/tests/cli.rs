@@ -179,3 +179,55 @@ fn dispatch_json_and_errors() {
     let o = run("not json", &[]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// IA-64: `pfm list --json` and `pfm info --json` carry every libpfm-3 query
+/// under the reference field names; compared with the reference results in
+/// `../shared/oracle/ia64` when they are there.
+#[test]
+fn ia64_queries_through_the_command() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/ia64");
+    for (pmu, count) in [("itanium", 230), ("itanium2", 497), ("montecito", 637)] {
+        let o = pfm(&["list", "--pmu", pmu, "--json"]);
+        assert!(o.status.success(), "{pmu}: list fails");
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("list JSON");
+        let events = v["pmus"][0]["events"].as_array().expect("events").clone();
+        assert_eq!(events.len(), count, "{pmu}");
+        let Ok(text) = std::fs::read_to_string(dir.join(format!("events_{pmu}.jsonl"))) else {
+            eprintln!(
+                "skipped the reference comparison: {} is missing",
+                dir.display()
+            );
+            continue;
+        };
+        for (line, ours) in text.lines().zip(&events) {
+            let want: Value = serde_json::from_str(line).expect("reference JSON");
+            for (k, w) in want.as_object().expect("object") {
+                if k == "code_hex" {
+                    continue;
+                }
+                assert_eq!(&ours[k.as_str()], w, "{pmu}::{}: {k}", want["name"]);
+            }
+        }
+    }
+    // One event through `pfm info`.
+    let o = pfm(&["info", "--json", "montecito::L3_READS_ALL_ALL"]);
+    assert!(o.status.success());
+    let v: Value = serde_json::from_str(stdout(&o).trim()).expect("info JSON");
+    assert_eq!(v["num_masks"], 4);
+    assert_eq!(v["group"], 7);
+    assert_eq!(v["set"], -1);
+    assert_eq!(v["ear_mode"], Value::Null);
+    assert_eq!(v["ear_mode_ret"], -2);
+    // A raw encoding with MESI qualifiers: ism=2, E and M states, no oi bit.
+    let o = pfm(&[
+        "check",
+        "--json",
+        "--plm",
+        "u",
+        "montecito::L3_READS_ALL_ALL:M:E",
+    ]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).expect("check JSON");
+    assert_eq!(v["codes"][0], "0x620fdd08");
+    assert_eq!(v["fstr"], "montecito::L3_READS_ALL_ALL:E:M:k=0:u=1:thres=0");
+}

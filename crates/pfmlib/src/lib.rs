@@ -30,6 +30,7 @@ pub mod dispatch;
 mod error;
 mod event;
 mod host;
+pub mod ia64;
 mod model;
 mod os;
 mod pmu;

@@ -228,7 +228,20 @@ impl<'a> Event<'a> {
             .collect()
     }
 
-    /// Counters the event may use: bit n is generic counter n, bit 32+n fixed counter n.
+    /// The IA-64 per-event queries, for events of the `itanium`, `itanium2`
+    /// and `montecito` PMUs (`None` elsewhere).
+    pub fn ia64(&self) -> Option<crate::ia64::Ia64Event<'a>> {
+        let d = self.pmu.desc.events[self.idx].ia64?;
+        crate::ia64::Ia64Event::new(*self, d)
+    }
+
+    /// The static table entry of the event.
+    pub(crate) fn desc(&self) -> &'static crate::tables::EventDesc {
+        &self.pmu.desc.events[self.idx]
+    }
+
+    /// Counters the event may use: bit n is generic counter n, bit 32+n fixed
+    /// counter n (IA-64: bit n is PMCn).
     pub fn counter_mask(&self) -> u64 {
         self.pmu.desc.events[self.idx].cntmsk
     }

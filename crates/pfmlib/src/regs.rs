@@ -177,6 +177,54 @@ register! {
     }
 }
 
+register! {
+    /// Itanium / Itanium 2 generic counting monitor `PMC4`-`PMC7`.
+    pub struct Ia64Pmc {
+        /// Privilege-level mask (bit n = level n).
+        plm / set_plm: 0 ..= 3,
+        /// External visibility (EV).
+        ev / set_ev: 4 ..= 4,
+        /// Overflow interrupt (OI).
+        oi / set_oi: 5 ..= 5,
+        /// Privileged monitor: system-wide (PM).
+        pm / set_pm: 6 ..= 6,
+        /// Event select (ES; 7 bits used on Itanium, 8 on Itanium 2).
+        es / set_es: 8 ..= 15,
+        /// Unit mask.
+        umask / set_umask: 16 ..= 19,
+        /// Threshold: count only cycles with more than this many occurrences.
+        thres / set_thres: 20 ..= 22,
+        /// Instruction-set mask (Itanium: 0 both, 1 IA-32 only, 2 IA-64 only).
+        ism / set_ism: 24 ..= 25,
+    }
+}
+
+register! {
+    /// Montecito generic counting monitor `PMC4`-`PMC15`.
+    pub struct MontPmc {
+        /// Privilege-level mask (bit n = level n).
+        plm / set_plm: 0 ..= 3,
+        /// External visibility (EV).
+        ev / set_ev: 4 ..= 4,
+        /// Overflow interrupt (OI).
+        oi / set_oi: 5 ..= 5,
+        /// Privileged monitor: system-wide (PM).
+        pm / set_pm: 6 ..= 6,
+        /// Event select (ES).
+        es / set_es: 8 ..= 15,
+        /// Unit mask.
+        umask / set_umask: 16 ..= 19,
+        /// Threshold: count only cycles with more than this many occurrences.
+        thres / set_thres: 20 ..= 22,
+        /// Instruction-set mask field; libpfm-3 always programs 2 here.
+        ism / set_ism: 24 ..= 25,
+        /// Count for both hardware threads (`.all`).
+        all / set_all: 26 ..= 26,
+        /// MESI qualifier: Invalid, Shared, Exclusive, Modified (bits 27-30).
+        mesi / set_mesi: 27 ..= 30,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

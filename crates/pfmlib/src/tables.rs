@@ -14,8 +14,11 @@ pub(crate) enum Engine {
     Amd64,
     /// Intel Nehalem/Westmere uncore.
     IntelNhmUnc,
+    /// Itanium, Itanium 2 and Montecito (IA-64 PMC layouts).
+    Ia64,
 }
 
+pub use crate::ia64::{Ia64Ear, Ia64EventType, Ia64Group};
 pub use crate::model::PmuKind;
 
 /// CPU vendor, as reported by CPUID leaf 0.
@@ -73,7 +76,28 @@ pub(crate) struct EventDesc {
     pub perf_type: u32,
     pub cpuid_bit: i32,
     pub ngrp: u32,
+    /// IA-64 facts (`ia64` engine only).
+    pub ia64: Option<&'static Ia64Desc>,
     pub umasks: &'static [UmaskDesc],
+}
+
+/// IA-64 facts of one event (the `ia64` keys of `data/SCHEMA.md`).
+#[derive(Debug)]
+pub(crate) struct Ia64Desc {
+    /// Most occurrences per cycle; thresholds stay below it.
+    pub maxincr: u8,
+    /// Unit mask hard-wired into the PMC.
+    pub umask: u32,
+    /// Qualifiers honoured, see [`crate::ia64::qual`].
+    pub qual: u8,
+    /// Event Address Register kind.
+    pub ear: Ia64Ear,
+    /// Cache group.
+    pub group: Ia64Group,
+    /// Set within the cache group.
+    pub set: Option<u8>,
+    /// Montecito event type.
+    pub ty: Option<Ia64EventType>,
 }
 
 /// One unit mask of an event.

@@ -4,6 +4,7 @@
 //! needs a new module here.
 
 pub(crate) mod amd64;
+pub(crate) mod ia64;
 pub(crate) mod intel_nhm_unc;
 pub(crate) mod intel_x86;
 pub(crate) mod perf;
@@ -26,7 +27,7 @@ pub(crate) fn detect(p: &PmuDesc, host: &Host) -> bool {
                 && host.family != 15
                 && host.arch_perfmon.is_some_and(|a| a.version() >= 1)
         }
-        Engine::IntelX86 | Engine::Amd64 | Engine::IntelNhmUnc => match &p.cpu {
+        Engine::IntelX86 | Engine::Amd64 | Engine::IntelNhmUnc | Engine::Ia64 => match &p.cpu {
             Some(c) => {
                 c.vendor == host.vendor && c.family == host.family && c.models.contains(&host.model)
             }
@@ -67,7 +68,7 @@ pub(crate) fn event_flags(p: &PmuDesc, ev: &EventDesc) -> (bool, Speculation, bo
     match p.engine {
         Engine::IntelX86 | Engine::IntelNhmUnc => intel_x86::event_flags(p, ev),
         Engine::Perf => perf::event_flags(ev),
-        Engine::Amd64 => (false, Speculation::NotAvailable, false),
+        Engine::Amd64 | Engine::Ia64 => (false, Speculation::NotAvailable, false),
     }
 }
 
@@ -78,6 +79,7 @@ pub(crate) fn pmu_attrs(lib: &Library, p: &PmuDesc, event: usize) -> Vec<PAttr> 
         Engine::Perf => perf::pmu_attrs(p, event),
         Engine::Amd64 => amd64::pmu_attrs(p, event),
         Engine::IntelNhmUnc => intel_nhm_unc::pmu_attrs(p, event),
+        Engine::Ia64 => ia64::pmu_attrs(p, event),
     }
 }
 
@@ -94,6 +96,7 @@ pub(crate) fn validate_pattrs(
         Engine::Perf => perf::validate_pattrs(supported_plm(lib, p), p, event, os, v),
         Engine::Amd64 => amd64::validate_pattrs(p, os, v),
         Engine::IntelNhmUnc => intel_nhm_unc::validate_pattrs(p, os, v),
+        Engine::Ia64 => ia64::validate_pattrs(os, v),
     }
 }
 
@@ -116,7 +119,7 @@ pub(crate) fn supports_raw_umask(p: &PmuDesc) -> bool {
     match p.engine {
         Engine::IntelX86 | Engine::IntelNhmUnc => p.flags & intel_x86::pmu_flag::RAW_UMASK != 0,
         Engine::Amd64 => p.flags & amd64::pmu_flag::RAW_UMASK != 0,
-        Engine::Perf => false,
+        Engine::Perf | Engine::Ia64 => false,
     }
 }
 
@@ -127,6 +130,7 @@ pub(crate) fn encode_raw(lib: &Library, d: &mut Desc) -> Result<Vec<u64>> {
         Engine::Perf => perf::encode(d),
         Engine::Amd64 => amd64::encode(d),
         Engine::IntelNhmUnc => intel_nhm_unc::encode(d),
+        Engine::Ia64 => ia64::encode(d),
     }
 }
 
@@ -137,5 +141,9 @@ pub(crate) fn encode_perf(lib: &Library, d: &mut Desc, attr: &mut PerfAttr) -> R
         Engine::Perf => perf::encode_perf(d, attr),
         Engine::Amd64 => amd64::encode_perf(d, attr),
         Engine::IntelNhmUnc => intel_nhm_unc::encode_perf(d, attr),
+        Engine::Ia64 => {
+            let _ = attr;
+            ia64::encode_perf(d)
+        }
     }
 }
