@@ -225,6 +225,209 @@ register! {
     }
 }
 
+register! {
+    /// Itanium `PMC10` / `PMC11`: instruction / data EAR configuration.
+    pub struct ItaEarCfg {
+        /// Privilege-level mask.
+        plm / set_plm: 0 ..= 3,
+        /// Privileged monitor (system-wide).
+        pm / set_pm: 6 ..= 6,
+        /// Mode: 0 cache, 1 TLB.
+        tlb / set_tlb: 7 ..= 7,
+        /// Unit mask (latency or TLB filter).
+        umask / set_umask: 16 ..= 19,
+        /// Instruction-set mask.
+        ism / set_ism: 24 ..= 25,
+        /// D-EAR only: 1 ignores the data address range (no range restriction).
+        pt / set_pt: 28 ..= 28,
+    }
+}
+
+register! {
+    /// Itanium `PMC12`: branch trace buffer configuration.
+    pub struct ItaBtbCfg {
+        /// Privilege-level mask.
+        plm / set_plm: 0 ..= 3,
+        /// Privileged monitor (system-wide).
+        pm / set_pm: 6 ..= 6,
+        /// Capture target-address-register hits.
+        tar / set_tar: 7 ..= 7,
+        /// Taken mask.
+        tm / set_tm: 8 ..= 9,
+        /// Predicted-target mask.
+        ptm / set_ptm: 10 ..= 11,
+        /// Predicted-path mask.
+        ppm / set_ppm: 12 ..= 13,
+        /// Capture target-address-cache predictions.
+        tac / set_tac: 14 ..= 14,
+        /// Capture branch-address-calculator predictions.
+        bac / set_bac: 15 ..= 15,
+    }
+}
+
+register! {
+    /// Itanium 2 `PMC10` / Montecito `PMC37`: instruction EAR configuration.
+    /// Cache mode uses an 8-bit latency unit mask and sets `ct` bit 13; TLB
+    /// mode a 7-bit unit mask with bits 12-13 clear.
+    pub struct Ita2IearCfg {
+        /// Privilege-level mask.
+        plm / set_plm: 0 ..= 3,
+        /// Privileged monitor (system-wide).
+        pm / set_pm: 4 ..= 4,
+        /// TLB-mode unit mask.
+        tlb_umask / set_tlb_umask: 5 ..= 11,
+        /// Cache-mode unit mask (latency).
+        cache_umask / set_cache_umask: 5 ..= 12,
+        /// Cache/TLB select: 1 cache mode.
+        ct / set_ct: 13 ..= 13,
+        /// Instruction-set mask (Itanium 2 only).
+        ism / set_ism: 14 ..= 15,
+    }
+}
+
+register! {
+    /// Itanium 2 `PMC11` / Montecito `PMC40`: data EAR configuration.
+    pub struct Ita2DearCfg {
+        /// Privilege-level mask.
+        plm / set_plm: 0 ..= 3,
+        /// Privileged monitor (system-wide).
+        pm / set_pm: 6 ..= 6,
+        /// Mode: 0 cache, 1 TLB, 2 ALAT.
+        mode / set_mode: 7 ..= 8,
+        /// Unit mask (latency or TLB filter).
+        umask / set_umask: 16 ..= 19,
+        /// Instruction-set mask (Montecito: always 2, IA-64).
+        ism / set_ism: 24 ..= 25,
+    }
+}
+
+register! {
+    /// Itanium 2 `PMC12` branch trace buffer / Montecito `PMC39` execution
+    /// trace buffer configuration.
+    pub struct Ita2BtbCfg {
+        /// Privilege-level mask.
+        plm / set_plm: 0 ..= 3,
+        /// Privileged monitor (system-wide).
+        pm / set_pm: 6 ..= 6,
+        /// Data selector (Itanium 2; 0 on Montecito).
+        ds / set_ds: 7 ..= 7,
+        /// Taken mask.
+        tm / set_tm: 8 ..= 9,
+        /// Predicted-target mask.
+        ptm / set_ptm: 10 ..= 11,
+        /// Predicted-path mask.
+        ppm / set_ppm: 12 ..= 13,
+        /// Branch type.
+        brt / set_brt: 14 ..= 15,
+    }
+}
+
+register! {
+    /// Itanium 2 `PMC14` / Montecito `PMC38`: code range configuration
+    /// (neutral value 0xdb6: every IBR pair ignored).
+    pub struct IbrCfg {
+        /// Ignore IBR pair 0.
+        ig_ibrp0 / set_ig_ibrp0: 1 ..= 1,
+        /// Ignore IBR pair 1.
+        ig_ibrp1 / set_ig_ibrp1: 4 ..= 4,
+        /// Ignore IBR pair 2.
+        ig_ibrp2 / set_ig_ibrp2: 7 ..= 7,
+        /// Ignore IBR pair 3.
+        ig_ibrp3 / set_ig_ibrp3: 10 ..= 10,
+        /// Fine mode.
+        fine / set_fine: 13 ..= 13,
+    }
+}
+
+register! {
+    /// Itanium 2 `PMC13` / Montecito `PMC41`: data and code range tagging
+    /// (neutral value 0x2078fefefefe).
+    pub struct DbrCfg {
+        /// Tag configuration of pair 0.
+        cfg_dtag0 / set_cfg_dtag0: 3 ..= 4,
+        /// Tag configuration of pair 1.
+        cfg_dtag1 / set_cfg_dtag1: 11 ..= 12,
+        /// Tag configuration of pair 2.
+        cfg_dtag2 / set_cfg_dtag2: 19 ..= 20,
+        /// Tag configuration of pair 3.
+        cfg_dtag3 / set_cfg_dtag3: 27 ..= 28,
+        /// Enable pair 0.
+        ena_dbrp0 / set_ena_dbrp0: 45 ..= 45,
+        /// Enable pair 1.
+        ena_dbrp1 / set_ena_dbrp1: 46 ..= 46,
+        /// Enable pair 2.
+        ena_dbrp2 / set_ena_dbrp2: 47 ..= 47,
+        /// Enable pair 3.
+        ena_dbrp3 / set_ena_dbrp3: 48 ..= 48,
+    }
+}
+
+register! {
+    /// Itanium 2 `PMC8` / `PMC9` opcode matcher control bits (the rest of the
+    /// value is the user's raw match/mask).
+    pub struct Ita2Opcm {
+        /// Ignore the address range (1: no range restriction).
+        ig_ad / set_ig_ad: 0 ..= 0,
+        /// Invert the range.
+        inv / set_inv: 1 ..= 1,
+        /// Always 1 when programmed by the library.
+        enable / set_enable: 2 ..= 2,
+    }
+}
+
+register! {
+    /// Montecito `PMC32` / `PMC34`: opcode matcher mask and slots.
+    pub struct MontOpcmMask {
+        /// 41-bit mask (a set bit ignores that opcode bit).
+        mask / set_mask: 0 ..= 40,
+        /// Match B slots.
+        b / set_b: 48 ..= 48,
+        /// Match F slots.
+        f / set_f: 49 ..= 49,
+        /// Match I slots.
+        i / set_i: 50 ..= 50,
+        /// Match M slots.
+        m / set_m: 51 ..= 51,
+        /// Invert the code range.
+        inv / set_inv: 56 ..= 56,
+        /// Ignore the address range.
+        ig_ad / set_ig_ad: 57 ..= 57,
+    }
+}
+
+register! {
+    /// Montecito `PMC33` / `PMC35`: opcode to match.
+    pub struct MontOpcmMatch {
+        /// 41-bit opcode.
+        match_ / set_match: 0 ..= 40,
+    }
+}
+
+register! {
+    /// Montecito `PMC42`: IP-EAR configuration (ETB in IP-EAR mode).
+    pub struct MontIpearCfg {
+        /// Privilege-level mask.
+        plm / set_plm: 0 ..= 3,
+        /// Privileged monitor (system-wide).
+        pm / set_pm: 6 ..= 6,
+        /// Mode: 4 = IP-EAR.
+        mode / set_mode: 8 ..= 10,
+        /// Freeze delay in cycles.
+        delay / set_delay: 11 ..= 18,
+    }
+}
+
+register! {
+    /// The mask half of an IA-64 debug-register pair (`IBR`/`DBR` odd
+    /// register): address mask bits 0-55, privilege levels 56-59.
+    pub struct DbrMask {
+        /// Address mask: a set bit must match.
+        mask / set_mask: 0 ..= 55,
+        /// Privilege-level mask.
+        plm / set_plm: 56 ..= 59,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,8 @@
 //! assert_eq!(res.assignments[1].counter.name, "PMC0");
 //! ```
 
+mod ia64;
+pub mod libpfm3;
 mod nhm;
 
 use crate::registry::Library;
@@ -151,9 +153,19 @@ pub struct Request {
     pub dfl_plm: Option<PlmSpec>,
     /// The events, in order.
     pub events: Vec<EventRequest>,
+    /// Monitor system-wide (IA-64: sets the PMC `pm` bit).
+    #[serde(default)]
+    pub system_wide: bool,
+    /// Configuration registers that may not be used (IA-64: PMC numbers).
+    #[serde(default)]
+    pub unavail_pmcs: Vec<u32>,
     /// Intel Nehalem/Westmere parameters: PEBS and LBR.
     #[serde(default)]
     pub nhm: Option<NhmParams>,
+    /// IA-64 (Itanium, Itanium 2, Montecito) parameters. When present, even
+    /// empty, the model-specific output (ranges) is produced too.
+    #[serde(default)]
+    pub ia64: Option<Ia64Params>,
 }
 
 /// One event of a request, with its per-counter settings.
@@ -168,9 +180,40 @@ pub struct EventRequest {
     /// Counter mask (threshold): count cycles with at least this many occurrences.
     #[serde(default)]
     pub cnt_mask: u32,
-    /// Per-event flags: `inv`, `edge`, `anythr` (core only), `occ_rst` (uncore only).
+    /// Per-event flags: `inv`, `edge`, `anythr` (core only), `occ_rst`
+    /// (uncore only); IA-64: `no_qualcheck`, `all_threads` (Montecito).
     #[serde(default)]
     pub flags: Vec<EventFlag>,
+    /// IA-64 threshold: count only cycles with more than this many
+    /// occurrences; must stay below the event's maximum increment.
+    #[serde(default)]
+    pub thres: u32,
+    /// IA-64 (Itanium, Itanium 2) instruction set to count.
+    #[serde(default)]
+    pub ism: Option<Ism>,
+}
+
+/// Instruction-set selection of an Itanium counter (`ism`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ism {
+    /// IA-32 and IA-64 instructions (0).
+    Both,
+    /// IA-32 instructions only (1).
+    Ia32,
+    /// IA-64 instructions only (2).
+    Ia64,
+}
+
+impl Ism {
+    /// The register value.
+    pub fn code(self) -> u64 {
+        match self {
+            Ism::Both => 0,
+            Ism::Ia32 => 1,
+            Ism::Ia64 => 2,
+        }
+    }
 }
 
 /// Per-event flags of the Nehalem seed document.
@@ -185,6 +228,12 @@ pub enum EventFlag {
     Anythr,
     /// `PFMLIB_NHM_SEL_OCC_RST`: reset the queue occupancy counter (uncore only).
     OccRst,
+    /// IA-64 `PFMLIB_*_FL_EVT_NO_QUALCHECK`: program the event even when it
+    /// ignores an active qualifier (opcode matching, code or data range).
+    NoQualcheck,
+    /// Montecito `PFMLIB_MONT_FL_EVT_ALL_THRD`: count both threads (not
+    /// supported, as in libpfm-3).
+    AllThreads,
 }
 
 /// Nehalem model-specific parameters.
@@ -246,6 +295,237 @@ pub enum LbrFilter {
     FarBranch,
 }
 
+/// A number given as JSON number or as a string (`"0x1c0000000800000f"`, decimal too).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Num(pub u64);
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Num, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u64),
+            S(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::N(n) => Ok(Num(n)),
+            Raw::S(s) => {
+                let t = s.trim();
+                let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                    Some(h) => u64::from_str_radix(h, 16),
+                    None => t.parse(),
+                };
+                r.map(Num)
+                    .map_err(|_| serde::de::Error::custom(format!("{s:?} is not a 64-bit number")))
+            }
+        }
+    }
+}
+
+/// IA-64 model-specific parameters (libpfm-3's `pfmlib_ita_input_param_t`,
+/// `pfmlib_ita2_input_param_t`, `pfmlib_mont_input_param_t`). A feature is
+/// used when its object is present.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ia64Params {
+    /// Itanium / Itanium 2 opcode matcher PMC8, raw value.
+    #[serde(default)]
+    pub pmc8: Option<Num>,
+    /// Itanium / Itanium 2 opcode matcher PMC9, raw value.
+    #[serde(default)]
+    pub pmc9: Option<Num>,
+    /// Montecito first opcode matcher (PMC32/PMC33).
+    #[serde(default)]
+    pub opcm1: Option<Opcm>,
+    /// Montecito second opcode matcher (PMC34/PMC35).
+    #[serde(default)]
+    pub opcm2: Option<Opcm>,
+    /// Instruction Event Address Register.
+    #[serde(default)]
+    pub iear: Option<EarParams>,
+    /// Data Event Address Register.
+    #[serde(default)]
+    pub dear: Option<EarParams>,
+    /// Itanium / Itanium 2 branch trace buffer.
+    #[serde(default)]
+    pub btb: Option<BtbParams>,
+    /// Montecito execution trace buffer.
+    #[serde(default)]
+    pub etb: Option<BtbParams>,
+    /// Montecito IP-EAR: consecutive retired IPs in the ETB.
+    #[serde(default)]
+    pub ipear: Option<IpearParams>,
+    /// Code range restriction (instruction debug registers).
+    #[serde(default)]
+    pub irange: Option<RangeParams>,
+    /// Data range restriction (data debug registers).
+    #[serde(default)]
+    pub drange: Option<RangeParams>,
+    /// Itanium 2: do not apply the fine-mode erratum workaround (libpfm-3
+    /// applies it, aligning fine-mode code ranges to 32 bytes, on the
+    /// Itanium 2 processors it detects; its forced mode skips it).
+    #[serde(default)]
+    pub no_fine_mode_erratum: bool,
+}
+
+/// A Montecito opcode matcher: slot types and a 41-bit opcode match/mask.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Opcm {
+    /// Match instructions in M slots.
+    #[serde(default)]
+    pub m: bool,
+    /// Match instructions in I slots.
+    #[serde(default)]
+    pub i: bool,
+    /// Match instructions in F slots.
+    #[serde(default)]
+    pub f: bool,
+    /// Match instructions in B slots.
+    #[serde(default)]
+    pub b: bool,
+    /// 41-bit opcode to match.
+    #[serde(default, rename = "match")]
+    pub match_: Num,
+    /// 41-bit mask: a set bit ignores that opcode bit.
+    #[serde(default)]
+    pub mask: Num,
+}
+
+/// EAR mode of an EAR configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EarModeParam {
+    /// Cache misses (0).
+    Cache,
+    /// TLB misses (1).
+    Tlb,
+    /// ALAT (2; data EAR, Itanium 2 and Montecito).
+    Alat,
+}
+
+/// Event Address Register configuration.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EarParams {
+    /// Mode (default: cache).
+    #[serde(default)]
+    pub mode: Option<EarModeParam>,
+    /// Privilege levels (default: the request's `dfl_plm`).
+    #[serde(default)]
+    pub plm: Option<PlmSpec>,
+    /// Unit mask (latency or TLB filter).
+    #[serde(default)]
+    pub umask: Num,
+    /// Instruction set (Itanium).
+    #[serde(default)]
+    pub ism: Option<Ism>,
+}
+
+/// Branch (BTB) or execution (ETB) trace buffer configuration. Each 2-bit
+/// selector: 0 nothing, 1 the "mispredicted/not taken" kind, 2 the other, 3 all.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BtbParams {
+    /// Itanium: capture target-address registers (`tar`).
+    #[serde(default)]
+    pub tar: bool,
+    /// Itanium: capture target-address cache predictions (`tac`).
+    #[serde(default)]
+    pub tac: bool,
+    /// Itanium: capture branch-address calculator predictions (`bac`).
+    #[serde(default)]
+    pub bac: bool,
+    /// Taken mask: 1 not taken, 2 taken, 3 all.
+    #[serde(default)]
+    pub tm: u8,
+    /// Predicted target mask: 1 mispredicted target, 2 correct target, 3 all.
+    #[serde(default)]
+    pub ptm: u8,
+    /// Predicted path mask: 1 mispredicted path, 2 correct path, 3 all.
+    #[serde(default)]
+    pub ppm: u8,
+    /// Branch type filter (Itanium 2, Montecito).
+    #[serde(default)]
+    pub brt: u8,
+    /// Data selector (Itanium 2 / Montecito `ds`).
+    #[serde(default)]
+    pub ds: bool,
+    /// Privilege levels (default: the request's `dfl_plm`).
+    #[serde(default)]
+    pub plm: Option<PlmSpec>,
+}
+
+/// Montecito IP-EAR configuration.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IpearParams {
+    /// Privilege levels (default: the request's `dfl_plm`).
+    #[serde(default)]
+    pub plm: Option<PlmSpec>,
+    /// Freeze delay, in cycles, after the freezing event.
+    #[serde(default)]
+    pub delay: u32,
+}
+
+/// Range restriction: up to four ranges and the flags.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeParams {
+    /// Count outside the ranges instead of inside (code ranges).
+    #[serde(default)]
+    pub inv: bool,
+    /// Never use fine mode for code ranges (Itanium 2, Montecito).
+    #[serde(default)]
+    pub no_fine_mode: bool,
+    /// Montecito: tag demand fetches (dual prefetch events).
+    #[serde(default)]
+    pub demand_fetch: bool,
+    /// Montecito: tag prefetch matches (dual prefetch events).
+    #[serde(default)]
+    pub prefetch_match: bool,
+    /// The ranges, `[start, end)`.
+    pub ranges: Vec<AddrRange>,
+}
+
+/// One address range.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddrRange {
+    /// First address.
+    pub start: Num,
+    /// First address after the range.
+    pub end: Num,
+    /// Privilege levels (default: the request's `dfl_plm`).
+    #[serde(default)]
+    pub plm: Option<PlmSpec>,
+}
+
+/// How a requested range was programmed: the debug-register pairs and the
+/// start/end offsets of what they really cover.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RangeResult {
+    /// Debug registers used.
+    pub rr_nbr_used: u32,
+    /// Debug registers to program (IBRn or DBRn).
+    pub rr_br: Vec<RegValue>,
+    /// Per requested range: covered start minus asked start (`soff`) and
+    /// covered end minus asked end (`eoff`).
+    pub rr_infos: Vec<RangeInfo>,
+}
+
+/// Offsets of the real cover of one range.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RangeInfo {
+    /// Requested start minus covered start.
+    #[serde(serialize_with = "hex")]
+    pub soff: u64,
+    /// Covered end minus requested end.
+    #[serde(serialize_with = "hex")]
+    pub eoff: u64,
+}
+
 /// A register: its name, index within its kind, and address (MSR number on x86).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Reg {
@@ -291,6 +571,15 @@ pub struct Dispatch {
     pub pmcs: Vec<RegValue>,
     /// Every data register to read (counters, LBR).
     pub pmds: Vec<Reg>,
+    /// IA-64: code range restriction, when asked with model parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub irange: Option<RangeResult>,
+    /// IA-64: data range restriction, when asked with model parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drange: Option<RangeResult>,
+    /// Montecito / Itanium 2: code ranges programmed in fine mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub irange_is_fine: Option<bool>,
 }
 
 fn hex<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
@@ -328,6 +617,7 @@ pub fn dispatch(lib: &Library, req: &Request) -> Result<Dispatch, DispatchError>
     })?;
     match pmu.name() {
         "nhm" | "nhm_ex" | "wsm" | "wsm_dp" => nhm::dispatch(lib, pmu, req),
+        "itanium" | "itanium2" | "montecito" => ia64::dispatch(lib, pmu, req),
         other => Err(DispatchError::new(
             DispatchErrorKind::NotSupported,
             format!("dispatch is not implemented for PMU {other}"),

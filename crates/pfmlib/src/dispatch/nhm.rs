@@ -111,6 +111,18 @@ pub(super) fn dispatch(
     } else {
         "nhm_unc"
     };
+    if req.ia64.is_some() {
+        return Err(err(
+            K::Invalid,
+            "ia64 parameters given for an Intel Nehalem/Westmere PMU",
+        ));
+    }
+    if req.system_wide || !req.unavail_pmcs.is_empty() {
+        return Err(err(
+            K::NotSupported,
+            "system_wide and unavail_pmcs are IA-64 parameters: Nehalem dispatch does not take them",
+        ));
+    }
     let params = req.nhm.clone().unwrap_or_default();
     let pebs = params.pebs.unwrap_or_default();
     let lbr = params.lbr.unwrap_or_default();
@@ -183,6 +195,25 @@ pub(super) fn dispatch(
             ));
         }
         let has = |f: EventFlag| er.flags.contains(&f);
+        if let Some(f) = er
+            .flags
+            .iter()
+            .find(|f| matches!(f, EventFlag::NoQualcheck | EventFlag::AllThreads))
+        {
+            return Err(err(
+                K::Invalid,
+                format!("event {:?}: {f:?} is an IA-64 flag", er.event),
+            ));
+        }
+        if er.thres != 0 || er.ism.is_some() {
+            return Err(err(
+                K::Invalid,
+                format!(
+                    "event {:?}: thres and ism are IA-64 settings; Nehalem uses cnt_mask",
+                    er.event
+                ),
+            ));
+        }
         if uncore && has(EventFlag::Anythr) {
             return Err(err(
                 K::Invalid,
@@ -504,6 +535,9 @@ pub(super) fn dispatch(
         assignments,
         pmcs,
         pmds,
+        irange: None,
+        drange: None,
+        irange_is_fine: None,
     })
 }
 
