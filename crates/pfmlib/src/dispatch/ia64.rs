@@ -108,12 +108,7 @@ impl Rr {
                 .br
                 .iter()
                 .map(|&(n, v)| RegValue {
-                    reg: Reg {
-                        name: format!("{kind}{n}"),
-                        reg: kind,
-                        index: n,
-                        addr: u64::from(n),
-                    },
+                    reg: ia64_reg(kind, n),
                     value: v,
                 })
                 .collect(),
@@ -407,22 +402,22 @@ fn opt_plm4(s: &Option<String>) -> Result<u32, DispatchError> {
     }
 }
 
-fn pmc_reg(n: u32) -> Reg {
+/// An IA-64 register of a kind (`PMC`, `PMD`, `IBR`, `DBR`); its number is its address.
+fn ia64_reg(kind: &'static str, n: u32) -> Reg {
     Reg {
-        name: format!("PMC{n}"),
-        reg: "PMC",
+        name: format!("{kind}{n}"),
+        reg: kind,
         index: n,
         addr: u64::from(n),
     }
 }
 
+fn pmc_reg(n: u32) -> Reg {
+    ia64_reg("PMC", n)
+}
+
 fn pmd_reg(n: u32) -> Reg {
-    Reg {
-        name: format!("PMD{n}"),
-        reg: "PMD",
-        index: n,
-        addr: u64::from(n),
-    }
+    ia64_reg("PMD", n)
 }
 
 fn ear_mode(e: Ia64Ear) -> u64 {
@@ -1509,6 +1504,20 @@ fn code_ranges(
     Ok(fine)
 }
 
+/// Clears the "ignore opcode matcher" bits of the two IBR channels a matcher
+/// serves (`lo`, `hi`): a channel is qualified when its tagged event is
+/// measured, or when neither channel's tagged event is.
+fn enable_channels(reg: &mut u64, evs: &[Ev], lo: (u32, &str), hi: (u32, &str)) {
+    let has = |n: &str| evs.iter().any(|e| e.desc.name == n);
+    let (h1, h2) = (has(lo.1), has(hi.1));
+    if h1 || !h2 {
+        *reg &= !(1 << lo.0);
+    }
+    if h2 || !h1 {
+        *reg &= !(1 << hi.0);
+    }
+}
+
 /// Itanium 2 opcode matchers PMC8, PMC9 and their enables in PMC15.
 fn ita2_opcm(
     p: &PmuDesc,
@@ -1519,7 +1528,6 @@ fn ita2_opcm(
     out: &mut Out<'_>,
 ) -> Result<(), DispatchError> {
     let mut pmc15: u64 = 0xffff_ffff;
-    let has = |n: &str| evs.iter().any(|e| e.desc.name == n);
     if prm.pmc8.is_some() || (irr_used && !irr.br.is_empty()) {
         let mut r = Ita2Opcm(prm.pmc8.map_or(0xffff_ffff_3fff_ffff, |v| v.0));
         if let Some(ir) = &prm.irange {
@@ -1532,14 +1540,12 @@ fn ita2_opcm(
         r.set_enable(1);
         out.emit(8, r.0)?;
         if prm.pmc8.is_some() {
-            let h1 = has("IA64_TAGGED_INST_RETIRED_IBRP0_PMC8");
-            let h2 = has("IA64_TAGGED_INST_RETIRED_IBRP2_PMC8");
-            if h1 || !h2 {
-                pmc15 &= !0b0001;
-            }
-            if h2 || !h1 {
-                pmc15 &= !0b0100;
-            }
+            enable_channels(
+                &mut pmc15,
+                evs,
+                (0, "IA64_TAGGED_INST_RETIRED_IBRP0_PMC8"),
+                (2, "IA64_TAGGED_INST_RETIRED_IBRP2_PMC8"),
+            );
         }
     }
     if let Some(v) = prm.pmc9 {
@@ -1558,16 +1564,23 @@ fn ita2_opcm(
         r.set_inv(0);
         r.set_enable(1);
         out.emit(9, r.0)?;
-        let h1 = has("IA64_TAGGED_INST_RETIRED_IBRP1_PMC9");
-        let h2 = has("IA64_TAGGED_INST_RETIRED_IBRP3_PMC9");
-        if h1 || !h2 {
-            pmc15 &= !0b0010;
-        }
-        if h2 || !h1 {
-            pmc15 &= !0b1000;
-        }
+        enable_channels(
+            &mut pmc15,
+            evs,
+            (1, "IA64_TAGGED_INST_RETIRED_IBRP1_PMC9"),
+            (3, "IA64_TAGGED_INST_RETIRED_IBRP3_PMC9"),
+        );
     }
     out.emit(15, pmc15)
+}
+
+/// The mask and slot fields of a Montecito matcher.
+fn set_opcm(r: &mut MontOpcmMask, o: &super::Opcm) {
+    r.set_mask(o.mask.0);
+    r.set_b(u64::from(o.b));
+    r.set_f(u64::from(o.f));
+    r.set_i(u64::from(o.i));
+    r.set_m(u64::from(o.m));
 }
 
 /// Montecito opcode matchers PMC32-PMC35 (and PMC36 when a channel changes).
@@ -1584,15 +1597,10 @@ fn mont_opcm(
     }
     const PMC36_DFL: u64 = 0xffff_fff0;
     let mut pmc36 = PMC36_DFL;
-    let has = |n: &str| evs.iter().any(|e| e.desc.name == n);
     if u1 || (irr_used && !irr.br.is_empty()) {
         let mut r = MontOpcmMask(0x030f_01ff_ffff_ffff);
         if let Some(o) = &prm.opcm1 {
-            r.set_mask(o.mask.0);
-            r.set_b(u64::from(o.b));
-            r.set_f(u64::from(o.f));
-            r.set_i(u64::from(o.i));
-            r.set_m(u64::from(o.m));
+            set_opcm(&mut r, o);
         }
         if let Some(ir) = &prm.irange {
             r.set_ig_ad(0);
@@ -1606,37 +1614,29 @@ fn mont_opcm(
             let mut m = MontOpcmMatch::default();
             m.set_match(o.match_.0);
             out.emit(33, m.0)?;
-            let h1 = has("IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33");
-            let h2 = has("IA64_TAGGED_INST_RETIRED_IBRP2_PMC32_33");
-            if h1 || !h2 {
-                pmc36 &= !0b0001;
-            }
-            if h2 || !h1 {
-                pmc36 &= !0b0100;
-            }
+            enable_channels(
+                &mut pmc36,
+                evs,
+                (0, "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33"),
+                (2, "IA64_TAGGED_INST_RETIRED_IBRP2_PMC32_33"),
+            );
         }
     }
     if let Some(o) = &prm.opcm2 {
         let mut r = MontOpcmMask(0x01ff_ffff_ffff);
-        r.set_mask(o.mask.0);
-        r.set_b(u64::from(o.b));
-        r.set_f(u64::from(o.f));
-        r.set_i(u64::from(o.i));
-        r.set_m(u64::from(o.m));
+        set_opcm(&mut r, o);
         let mut m = MontOpcmMatch::default();
         m.set_match(o.match_.0);
         out.check_avail(34)?;
         out.check_avail(35)?;
         out.emit(34, r.0)?;
         out.emit(35, m.0)?;
-        let h1 = has("IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35");
-        let h2 = has("IA64_TAGGED_INST_RETIRED_IBRP3_PMC34_35");
-        if h1 || !h2 {
-            pmc36 &= !0b0010;
-        }
-        if h2 || !h1 {
-            pmc36 &= !0b1000;
-        }
+        enable_channels(
+            &mut pmc36,
+            evs,
+            (1, "IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35"),
+            (3, "IA64_TAGGED_INST_RETIRED_IBRP3_PMC34_35"),
+        );
     }
     if pmc36 != PMC36_DFL {
         out.emit(36, pmc36)?;
