@@ -21,6 +21,7 @@ const PMUS: &[&str] = &[
     "nhm_unc",
     "wsm_unc",
     "amd64_fam17h_zen1",
+    "amd64_fam19h_zen3",
     "perf",
 ];
 
@@ -424,6 +425,11 @@ fn sweep_wsm_unc() {
 #[test]
 fn sweep_amd64_fam17h_zen1() {
     sweep("amd64_fam17h_zen1");
+}
+
+#[test]
+fn sweep_amd64_fam19h_zen3() {
+    sweep("amd64_fam19h_zen3");
 }
 
 #[test]

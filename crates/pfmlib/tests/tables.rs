@@ -118,6 +118,7 @@ fn complete_tables_have_libpfm4_sizes() {
     assert_eq!(count("wsm_dp"), (92, 332));
     assert_eq!(count("wsm_unc"), (52, 195));
     assert_eq!(count("amd64_fam17h_zen1"), (64, 135));
+    assert_eq!(count("amd64_fam19h_zen3"), (62, 122));
     assert_eq!(count("itanium"), (230, 0));
     assert_eq!(count("itanium2"), (497, 0));
     assert_eq!(count("montecito"), (637, 92));
