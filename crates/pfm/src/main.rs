@@ -3,9 +3,11 @@
 //! The command only parses arguments and prints; the work is in `pfmlib`.
 
 mod check;
+mod counters;
 mod dispatch;
 mod info;
 mod list;
+mod stat;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -27,6 +29,10 @@ enum Cmd {
     Check(check::Args),
     /// Assign counters and compute every register for several events (JSON request).
     Dispatch(dispatch::Args),
+    /// Count events for a command, processes or CPUs (like perf stat).
+    Stat(stat::Args),
+    /// A perfmon(4)-style counter device: setup, get, start, stop, reset, read, tstamp.
+    Counters(counters::Args),
 }
 
 /// OS layer for encodings and attribute lists.
@@ -73,6 +79,8 @@ fn main() -> ExitCode {
         Cmd::Info(a) => info::run(lib, a),
         Cmd::Check(a) => check::run(lib, a),
         Cmd::Dispatch(a) => dispatch::run(lib, a),
+        Cmd::Stat(a) => stat::run(lib, a),
+        Cmd::Counters(a) => counters::run(lib, a),
     };
     match res {
         Ok(code) => code,

@@ -1,0 +1,233 @@
+//! What the kernel and this process allow, and the explanation of
+//! `perf_event_open(2)` failures in those terms.
+
+#![forbid(unsafe_code)]
+
+use crate::error::Error;
+use std::path::Path;
+
+/// `CAP_SYS_ADMIN` bit in `CapEff`.
+const CAP_SYS_ADMIN: u32 = 21;
+/// `CAP_PERFMON` bit in `CapEff` (Linux 5.8+).
+const CAP_PERFMON: u32 = 38;
+
+/// The facts a `perf_event_open` failure is explained with.
+///
+/// [`Environment::detect`] reads them from `/proc` and `/sys`; tests build
+/// them by hand to check every explanation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    /// `/proc/sys/kernel/perf_event_paranoid`, when readable.
+    pub paranoid: Option<i32>,
+    /// The process has `CAP_PERFMON` or `CAP_SYS_ADMIN` (root has both).
+    pub privileged: bool,
+    /// A seccomp filter is installed on this process (`Seccomp: 2`).
+    pub seccomp_filter: bool,
+    /// The kernel exposes a hardware CPU PMU (`/sys/bus/event_source/devices/cpu`).
+    pub hardware_pmu: bool,
+}
+
+impl Environment {
+    /// Reads the running system.
+    pub fn detect() -> Environment {
+        let paranoid = std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
+            .ok()
+            .and_then(|s| s.trim().parse().ok());
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .map(|v| v.trim().to_string())
+        };
+        let cap_eff = field("CapEff:")
+            .and_then(|v| u64::from_str_radix(&v, 16).ok())
+            .unwrap_or(0);
+        let privileged = cap_eff & (1 << CAP_SYS_ADMIN) != 0 || cap_eff & (1 << CAP_PERFMON) != 0;
+        let seccomp_filter = field("Seccomp:").is_some_and(|v| v == "2");
+        Environment {
+            paranoid,
+            privileged,
+            seccomp_filter,
+            hardware_pmu: hardware_pmu(),
+        }
+    }
+}
+
+/// True when the kernel exposes a hardware CPU PMU.
+pub fn hardware_pmu() -> bool {
+    Path::new("/sys/bus/event_source/devices/cpu").exists()
+        || Path::new("/sys/bus/event_source/devices/cpu_core").exists()
+        || Path::new("/sys/bus/event_source/devices/armv8_pmuv3_0").exists()
+}
+
+/// Whom an open was for, as far as the explanation is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    /// The calling thread (and its children).
+    CallingThread,
+    /// Another process or thread.
+    Task(i32),
+    /// Every task on a CPU.
+    Cpu(i32),
+}
+
+/// What was being opened when `perf_event_open` failed.
+#[derive(Debug, Clone)]
+pub struct OpenContext<'a> {
+    /// The event as requested.
+    pub event: &'a str,
+    /// `perf_event_attr.type`.
+    pub type_: u32,
+    /// `exclude_kernel` was set (user level only).
+    pub exclude_kernel: bool,
+    /// Whom the event counts.
+    pub target: TargetKind,
+    /// The event was joining a group.
+    pub in_group: bool,
+}
+
+const PERF_TYPE_HARDWARE: u32 = 0;
+const PERF_TYPE_HW_CACHE: u32 = 3;
+const PERF_TYPE_RAW: u32 = 4;
+
+/// True for event types counted by the CPU's PMU.
+pub(crate) fn needs_cpu_pmu(type_: u32) -> bool {
+    matches!(
+        type_,
+        PERF_TYPE_HARDWARE | PERF_TYPE_HW_CACHE | PERF_TYPE_RAW
+    )
+}
+
+const PRIV_ADVICE: &str =
+    "run as root, give the program CAP_PERFMON (Linux 5.8+; CAP_SYS_ADMIN before)";
+
+/// Turns the errno of a failed `perf_event_open` into an [`Error`] naming
+/// the cause.
+///
+/// ```
+/// use pfmlib_perf::{explain_open_error, Environment, Error, OpenContext, TargetKind};
+/// let env = Environment { paranoid: Some(2), privileged: false, seccomp_filter: false, hardware_pmu: true };
+/// let ctx = OpenContext { event: "cycles", type_: 0, exclude_kernel: false,
+///                         target: TargetKind::CallingThread, in_group: false };
+/// let e = explain_open_error(libc::EACCES, &ctx, &env);
+/// assert!(matches!(e, Error::Paranoid { level: 2, .. }));
+/// assert!(e.to_string().contains("kernel.perf_event_paranoid"));
+/// ```
+pub fn explain_open_error(errno: i32, ctx: &OpenContext<'_>, env: &Environment) -> Error {
+    let event = ctx.event.to_string();
+    let no_pmu = needs_cpu_pmu(ctx.type_) && !env.hardware_pmu;
+    match errno {
+        libc::ENOENT | libc::EOPNOTSUPP | libc::ENXIO if no_pmu => Error::NoHardwarePmu { event },
+        libc::EINVAL if no_pmu => Error::NoHardwarePmu { event },
+        libc::ENOENT => Error::NotSupported {
+            event,
+            reason: "the kernel knows no such event (ENOENT)".into(),
+        },
+        libc::EOPNOTSUPP => Error::NotSupported {
+            event,
+            reason: "the PMU cannot count it with these attributes (EOPNOTSUPP)".into(),
+        },
+        libc::ENXIO => Error::NotSupported {
+            event,
+            reason: "no such PMU (ENXIO)".into(),
+        },
+        libc::ENODEV => match ctx.target {
+            TargetKind::Cpu(cpu) => Error::NoSuchCpu { event, cpu },
+            _ => Error::NotSupported {
+                event,
+                reason: "the PMU does not support this (ENODEV)".into(),
+            },
+        },
+        libc::ESRCH => match ctx.target {
+            TargetKind::Task(pid) => Error::NoSuchProcess { event, pid },
+            _ => Error::NoSuchProcess { event, pid: 0 },
+        },
+        libc::EMFILE | libc::ENFILE => Error::TooManyFiles { event },
+        libc::EBUSY => Error::Busy { event },
+        libc::E2BIG => Error::Invalid {
+            event,
+            detail: "this kernel does not accept the perf_event_attr size (E2BIG)".into(),
+        },
+        libc::EINVAL => Error::Invalid {
+            event,
+            detail: match ctx.target {
+                TargetKind::Cpu(cpu) => {
+                    format!("the attributes are refused, or CPU {cpu} does not exist (EINVAL)")
+                }
+                _ => "an attribute value or combination is refused (EINVAL)".into(),
+            },
+        },
+        libc::EACCES | libc::EPERM => explain_permission(event, errno, ctx, env),
+        libc::ENOSYS => {
+            if env.seccomp_filter {
+                Error::Seccomp { event }
+            } else {
+                Error::Unsupported(format!(
+                    "{event}: this kernel has no perf_events (built without CONFIG_PERF_EVENTS)"
+                ))
+            }
+        }
+        other => Error::os(
+            format!("{event}: perf_event_open"),
+            std::io::Error::from_raw_os_error(other),
+        ),
+    }
+}
+
+fn explain_permission(
+    event: String,
+    errno: i32,
+    ctx: &OpenContext<'_>,
+    env: &Environment,
+) -> Error {
+    if !env.privileged {
+        if let Some(level) = env.paranoid {
+            let advice = if level > 2 {
+                Some(format!(
+                    "perf_event_open is restricted to privileged users (kernel.perf_event_paranoid = {level}): {PRIV_ADVICE}, or lower it: sysctl -w kernel.perf_event_paranoid=2"
+                ))
+            } else if let (TargetKind::Cpu(_), true) = (ctx.target, level >= 1) {
+                Some(format!(
+                    "counting every task of a CPU needs kernel.perf_event_paranoid <= 0 (it is {level}): {PRIV_ADVICE}, or sysctl -w kernel.perf_event_paranoid=0"
+                ))
+            } else if !ctx.exclude_kernel && level >= 2 {
+                Some(format!(
+                    "counting at kernel level needs kernel.perf_event_paranoid <= 1 (it is {level}): count user level only (add :u to the event), {PRIV_ADVICE}, or sysctl -w kernel.perf_event_paranoid=1"
+                ))
+            } else {
+                None
+            };
+            if let Some(advice) = advice {
+                return Error::Paranoid {
+                    event,
+                    level,
+                    advice,
+                };
+            }
+        }
+        if let TargetKind::Task(pid) = ctx.target {
+            return Error::PermissionDenied {
+                event,
+                detail: format!(
+                    "counting process {pid} needs the right to ptrace it (same user and kernel.yama.ptrace_scope allowing it), or CAP_PERFMON"
+                ),
+            };
+        }
+    }
+    if env.seccomp_filter {
+        return Error::Seccomp { event };
+    }
+    let name = if errno == libc::EPERM {
+        "EPERM"
+    } else {
+        "EACCES"
+    };
+    Error::PermissionDenied {
+        event,
+        detail: format!(
+            "refused with {name} although kernel.perf_event_paranoid ({}) and the process's privileges allow it: a security module (SELinux, AppArmor, lockdown) or a container runtime is blocking perf_event_open",
+            env.paranoid.map_or_else(|| "unreadable".to_string(), |l| l.to_string())
+        ),
+    }
+}

@@ -1,0 +1,53 @@
+//! # pfmlib-perf
+//!
+//! Counting on Linux with `perf_event_open(2)`, for any event string
+//! [`pfmlib`] encodes: the OS-access layer of pfmlib.
+//!
+//! - [`Counter`]: one event for the calling thread, another task or a CPU,
+//!   optionally inherited by children and started at exec; enable, disable,
+//!   reset, read with `time_enabled`/`time_running` and the scaled value;
+//!   [`Counter::read_value`] reads the calling thread's counters with
+//!   `rdpmc` through the mmap'd user page when the kernel allows it.
+//! - [`Group`]: a leader and members scheduled together, read with one `read`.
+//! - [`CounterSet`]: events in groups over threads or CPUs, aggregated (what
+//!   `pfm stat` uses).
+//! - [`CounterDevice`]: a perfmon(4)-style counter device (setup, get, start,
+//!   stop, reset, read, tstamp) over raw `PERFEVTSEL` encodings.
+//! - [`Error`]: failures explained with their cause (no hardware PMU in a VM,
+//!   `perf_event_paranoid`, seccomp, missing pid, unschedulable group...).
+//!
+//! ```
+//! use pfmlib_perf::{Counter, Options, Target};
+//! # fn main() -> Result<(), pfmlib_perf::Error> {
+//! let c = Counter::open("task-clock", Target::CallingThread, &Options::default().enabled(true))?;
+//! let r = c.read()?;
+//! assert!(r.value > 0 && r.scaled() == Some(r.value));
+//! # Ok(()) }
+//! ```
+//!
+//! All `unsafe` code of pfmlib's product lives in this crate's `sys` module,
+//! each block with its `SAFETY:` argument.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
+
+#[cfg(not(target_os = "linux"))]
+compile_error!("pfmlib-perf counts with Linux perf_events and builds on Linux only");
+
+mod counter;
+mod device;
+mod env;
+mod error;
+mod process;
+mod set;
+mod sys;
+mod tsc;
+
+pub use counter::{CountStatus, Counter, Group, Options, ReadPath, Reading, Target};
+pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup};
+pub use env::{explain_open_error, hardware_pmu, Environment, OpenContext, TargetKind};
+pub use error::{Error, Result};
+pub use process::{interrupt_process, wait_child, ChildExit, Interrupt};
+pub use set::{CounterSet, Scope};
+pub use tsc::{tsc_rate, tstamp, RateSource, Tstamp};

@@ -1,0 +1,75 @@
+//! What a counting command needs from the OS besides perf events: wait for
+//! its child with resource usage, pass Ctrl-C on.
+
+#![forbid(unsafe_code)]
+
+use std::io;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use crate::sys;
+
+/// Ctrl-C handling for a program that counts a command.
+///
+/// After [`Interrupt::install`], SIGINT no longer kills this process; it is
+/// recorded ([`Interrupt::received`]) and [`wait_child`] passes it on to the
+/// child. Programs started afterwards get the default action back at exec.
+#[derive(Debug, Clone, Copy)]
+pub struct Interrupt;
+
+impl Interrupt {
+    /// Installs the SIGINT handler.
+    pub fn install() -> io::Result<Interrupt> {
+        sys::install_sigint_flag()?;
+        Ok(Interrupt)
+    }
+
+    /// True once SIGINT arrived.
+    pub fn received(&self) -> bool {
+        sys::sigint_received()
+    }
+}
+
+/// How a child ended, and the CPU time it and its waited-for children used.
+#[derive(Debug, Clone, Copy)]
+pub struct ChildExit {
+    /// Exit status (code or signal).
+    pub status: ExitStatus,
+    /// User CPU time.
+    pub user: Duration,
+    /// System CPU time.
+    pub sys: Duration,
+}
+
+/// Waits for child `pid` (started with `std::process::Command`; do not
+/// also `wait` it there). If SIGINT arrives meanwhile and `interrupt` is
+/// installed, the child gets SIGINT too and is waited for.
+pub fn wait_child(pid: u32, interrupt: Option<Interrupt>) -> io::Result<ChildExit> {
+    let pid = i32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+    let mut forwarded = false;
+    loop {
+        match sys::wait4(pid) {
+            Ok(r) => {
+                return Ok(ChildExit {
+                    status: r.status,
+                    user: r.user,
+                    sys: r.sys,
+                })
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                if interrupt.is_some_and(|i| i.received()) && !forwarded {
+                    forwarded = true;
+                    // The child may be gone already (a terminal's Ctrl-C reaches it too).
+                    let _ = sys::kill(pid, libc::SIGINT);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Sends SIGINT to process `pid`.
+pub fn interrupt_process(pid: u32) -> io::Result<()> {
+    let pid = i32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+    sys::kill(pid, libc::SIGINT)
+}

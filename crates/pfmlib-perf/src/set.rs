@@ -1,0 +1,198 @@
+//! A set of events counted together over several threads or CPUs, read as
+//! one aggregated reading per event: what `pfm stat` counts with.
+
+#![forbid(unsafe_code)]
+
+use crate::counter::{read_group, Counter, Options, Reading, Target};
+use crate::error::{Error, Result};
+use pfmlib::Library;
+
+/// Where a [`CounterSet`] counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// A command the caller starts next: the calling thread's counters are
+    /// inherited by the processes it creates and start at their `execve`
+    /// (the calling thread itself never execs, so only the command counts).
+    Workload,
+    /// These threads (and, inherited, what they create from now on).
+    Tasks(Vec<i32>),
+    /// Every task on these CPUs.
+    Cpus(Vec<u32>),
+}
+
+impl Scope {
+    fn units(&self) -> Vec<Target> {
+        match self {
+            Scope::Workload => vec![Target::CallingThread],
+            Scope::Tasks(t) => t.iter().map(|&p| Target::Task(p)).collect(),
+            Scope::Cpus(c) => c.iter().map(|&c| Target::Cpu(c)).collect(),
+        }
+    }
+}
+
+/// One group as opened on one thread or CPU: `(event index, counter)`,
+/// the leader first.
+#[derive(Debug)]
+struct OpenGroup {
+    counters: Vec<Counter>,
+    events: Vec<usize>,
+}
+
+/// Events (in groups) opened on every thread or CPU of a [`Scope`].
+///
+/// Opening never fails as a whole: each event either opened somewhere or
+/// carries the error that explains why not ([`CounterSet::error`]), so a
+/// report can print `<not supported>` for it and still count the others.
+#[derive(Debug)]
+pub struct CounterSet {
+    names: Vec<String>,
+    errors: Vec<Option<Error>>,
+    opened: Vec<bool>,
+    user_only: Vec<bool>,
+    groups: Vec<OpenGroup>,
+    workload: bool,
+}
+
+impl CounterSet {
+    /// Opens `groups` of event strings (a group of one is an ordinary
+    /// event) for `scope`. For [`Scope::Workload`] the counters inherit and
+    /// start at exec whatever `opts` says; for the other scopes they start
+    /// disabled: call [`CounterSet::enable`].
+    pub fn open(
+        lib: &Library,
+        groups: &[Vec<String>],
+        scope: &Scope,
+        opts: &Options,
+    ) -> CounterSet {
+        let workload = *scope == Scope::Workload;
+        let opts = match scope {
+            Scope::Workload => opts.inherit(true).enable_on_exec(true).enabled(false),
+            Scope::Tasks(_) => opts.inherit(true).enable_on_exec(false).enabled(false),
+            Scope::Cpus(_) => opts.inherit(false).enable_on_exec(false).enabled(false),
+        };
+        let names: Vec<String> = groups.iter().flatten().cloned().collect();
+        let n = names.len();
+        let mut set = CounterSet {
+            names,
+            errors: (0..n).map(|_| None).collect(),
+            opened: vec![false; n],
+            user_only: vec![false; n],
+            groups: Vec::new(),
+            workload,
+        };
+        for unit in scope.units() {
+            let mut first = 0;
+            for g in groups {
+                let idx: Vec<usize> = (first..first + g.len()).collect();
+                first += g.len();
+                set.open_group(lib, &idx, unit, &opts);
+            }
+        }
+        for i in 0..n {
+            if set.opened[i] {
+                set.errors[i] = None;
+            } else if set.errors[i].is_none() {
+                set.errors[i] = Some(Error::Unsupported(format!(
+                    "{}: nothing to count on (no thread or CPU)",
+                    set.names[i]
+                )));
+            }
+        }
+        set
+    }
+
+    fn open_group(&mut self, lib: &Library, idx: &[usize], unit: Target, opts: &Options) {
+        let mut og = OpenGroup {
+            counters: Vec::new(),
+            events: Vec::new(),
+        };
+        let grouped = idx.len() > 1;
+        for &i in idx {
+            let name = self.names[i].clone();
+            let r = match (og.counters.first(), grouped) {
+                (Some(leader), _) => Counter::open_member(lib, leader, &name, opts),
+                (None, false) => Counter::open_with(lib, &name, unit, opts),
+                (None, true) => crate::counter::open_leader(lib, &name, unit, opts),
+            };
+            match r {
+                Ok(c) => {
+                    self.opened[i] = true;
+                    self.user_only[i] |= c.user_only();
+                    og.counters.push(c);
+                    og.events.push(i);
+                }
+                Err(e) => {
+                    if self.errors[i].is_none() {
+                        self.errors[i] = Some(e);
+                    }
+                }
+            }
+        }
+        if !og.counters.is_empty() {
+            self.groups.push(og);
+        }
+    }
+
+    /// The events, in order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Why event `i` could not be opened anywhere, if so.
+    pub fn error(&self, i: usize) -> Option<&Error> {
+        self.errors.get(i).and_then(Option::as_ref)
+    }
+
+    /// True when event `i` counts user level only because kernel-level
+    /// counting was refused ([`Options::user_only_fallback`]).
+    pub fn user_only(&self, i: usize) -> bool {
+        self.user_only.get(i).copied().unwrap_or(false)
+    }
+
+    /// True when at least one event opened.
+    pub fn any_open(&self) -> bool {
+        !self.groups.is_empty()
+    }
+
+    fn each_leader(&self, f: impl Fn(&OpenGroup) -> Result<()>) -> Result<()> {
+        self.groups.iter().try_for_each(f)
+    }
+
+    /// Starts every counter (not needed for [`Scope::Workload`], which
+    /// starts at exec).
+    pub fn enable(&self) -> Result<()> {
+        if self.workload {
+            return Ok(());
+        }
+        self.each_leader(|g| match g.counters.as_slice() {
+            [one] => one.enable(),
+            [leader, ..] => crate::counter::group_ioctl(leader, crate::sys::Ioctl::Enable),
+            [] => Ok(()),
+        })
+    }
+
+    /// Stops every counter.
+    pub fn disable(&self) -> Result<()> {
+        self.each_leader(|g| match g.counters.as_slice() {
+            [one] => one.disable(),
+            [leader, ..] => crate::counter::group_ioctl(leader, crate::sys::Ioctl::Disable),
+            [] => Ok(()),
+        })
+    }
+
+    /// One aggregated reading per event (summed over threads or CPUs, as
+    /// perf does); `None` for events that did not open.
+    pub fn read(&self) -> Result<Vec<Option<Reading>>> {
+        let mut out: Vec<Option<Reading>> = vec![None; self.names.len()];
+        for g in &self.groups {
+            let readings = match g.counters.as_slice() {
+                [one] => vec![one.read()?],
+                many => read_group(many)?,
+            };
+            for (r, &i) in readings.iter().zip(&g.events) {
+                out[i].get_or_insert_with(Reading::default).accumulate(r);
+            }
+        }
+        Ok(out)
+    }
+}

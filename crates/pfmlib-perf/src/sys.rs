@@ -1,0 +1,390 @@
+//! The kernel interface: every `unsafe` block of pfmlib's product code.
+//!
+//! Each block says why it is sound in a `SAFETY:` comment (enforced by
+//! `clippy::undocumented_unsafe_blocks`). Everything above this module is
+//! safe Rust over these few functions: `perf_event_open(2)`, its ioctls, the
+//! mmap'd user page with `rdpmc`, `rdtsc`, `gettid`, and the process calls
+//! `pfm stat` needs (`wait4`, `kill`, a SIGINT flag).
+
+use perf_event_open_sys as pes;
+use perf_event_open_sys::bindings as pb;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
+use std::ptr::NonNull;
+use std::sync::atomic::{compiler_fence, AtomicBool, Ordering};
+use std::time::Duration;
+
+/// `perf_event_attr` as the kernel takes it.
+pub(crate) type KernelAttr = pb::perf_event_attr;
+
+fn errno() -> i32 {
+    io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// `perf_event_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC)`.
+///
+/// Returns the new descriptor as a `File` (reads go through `Read`), or the errno.
+pub(crate) fn perf_event_open(
+    attr: &mut KernelAttr,
+    pid: i32,
+    cpu: i32,
+    group: Option<&File>,
+) -> Result<File, i32> {
+    attr.size = std::mem::size_of::<KernelAttr>() as u32;
+    let group_fd = group.map_or(-1, |g| g.as_raw_fd());
+    // SAFETY: `attr` is an exclusively borrowed, fully initialised
+    // perf_event_attr whose `size` field is its true size; the kernel reads at
+    // most that many bytes and writes back only `size` (on E2BIG). `group_fd`
+    // is -1 or a descriptor kept open by the borrowed `File`.
+    let fd = unsafe {
+        pes::perf_event_open(
+            attr,
+            pid,
+            cpu,
+            group_fd,
+            pb::PERF_FLAG_FD_CLOEXEC as libc::c_ulong,
+        )
+    };
+    if fd < 0 {
+        return Err(errno());
+    }
+    // SAFETY: the kernel just returned this descriptor; nothing else owns it.
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    Ok(File::from(owned))
+}
+
+/// The three argument-less perf ioctls.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Ioctl {
+    Enable,
+    Disable,
+    Reset,
+}
+
+/// Issues `op` on `fd`; with `group`, on the whole group led by `fd`.
+pub(crate) fn ioctl(fd: &File, op: Ioctl, group: bool) -> io::Result<()> {
+    let arg = if group { pb::PERF_IOC_FLAG_GROUP } else { 0 };
+    let raw = fd.as_raw_fd();
+    // SAFETY: `raw` is a perf event descriptor kept open by `fd`; these
+    // ioctls take an integer argument and touch no user memory.
+    let r = unsafe {
+        match op {
+            Ioctl::Enable => pes::ioctls::ENABLE(raw, arg),
+            Ioctl::Disable => pes::ioctls::DISABLE(raw, arg),
+            Ioctl::Reset => pes::ioctls::RESET(raw, arg),
+        }
+    };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// The kernel's unique id of the event behind `fd` (`PERF_EVENT_IOC_ID`).
+pub(crate) fn event_id(fd: &File) -> io::Result<u64> {
+    let mut id: u64 = 0;
+    // SAFETY: `fd` is an open perf event descriptor and `id` a valid, writable
+    // u64 that outlives the call; the kernel writes exactly one u64 there.
+    let r = unsafe { pes::ioctls::ID(fd.as_raw_fd(), &mut id) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(id)
+    }
+}
+
+/// The calling thread's kernel id.
+pub(crate) fn gettid() -> i32 {
+    // SAFETY: gettid takes no arguments, cannot fail and touches no memory.
+    let tid = unsafe { libc::syscall(libc::SYS_gettid) };
+    tid as i32
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf reads a configuration value and touches no user memory.
+    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if n > 0 {
+        n as usize
+    } else {
+        4096
+    }
+}
+
+/// What the user page says about an event, read consistently (seqlock).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct PageSnapshot {
+    /// `cap_user_rdpmc`.
+    pub cap_user_rdpmc: bool,
+    /// `cap_user_time`.
+    pub cap_user_time: bool,
+    /// Hardware counter index + 1, 0 when the event is not on a counter now.
+    pub index: u32,
+    /// Width of the hardware counters in bits.
+    pub pmc_width: u16,
+    /// TSC to nanoseconds: `ns = (cyc * time_mult) >> time_shift`.
+    pub time_mult: u32,
+    /// See `time_mult`.
+    pub time_shift: u16,
+}
+
+const CAP_USER_RDPMC: u64 = 1 << 2;
+const CAP_USER_TIME: u64 = 1 << 3;
+
+/// The first page of a perf event mapped read-only: the kernel's
+/// `perf_event_mmap_page`, where it publishes the counter index for `rdpmc`.
+#[derive(Debug)]
+pub(crate) struct UserPage {
+    page: NonNull<pb::perf_event_mmap_page>,
+    len: usize,
+}
+
+// SAFETY: the mapping is owned by this value alone (unmapped in Drop), is
+// never written by us, and every access is a volatile read; moving the owner
+// to another thread is sound. (rdpmc is additionally guarded by a thread check
+// in the caller.)
+unsafe impl Send for UserPage {}
+
+// SAFETY: `&UserPage` only allows volatile reads of the read-only mapping
+// (no interior mutability on our side), which any number of threads may do
+// at once; rdpmc is used only from the counted thread (checked by the caller).
+unsafe impl Sync for UserPage {}
+
+macro_rules! page_field {
+    ($page:expr, $field:ident) => {
+        // SAFETY: `$page` points to a live, page-aligned mapping at least one
+        // page long (checked by `map`), which covers the whole
+        // perf_event_mmap_page; the kernel updates it concurrently, hence a
+        // volatile read of a naturally aligned field.
+        unsafe { std::ptr::addr_of!((*$page.as_ptr()).$field).read_volatile() }
+    };
+}
+
+impl UserPage {
+    /// Maps the user page of the event behind `fd`.
+    pub(crate) fn map(fd: &File) -> io::Result<UserPage> {
+        let len = page_size();
+        if len < std::mem::size_of::<pb::perf_event_mmap_page>() {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "page smaller than perf_event_mmap_page",
+            ));
+        }
+        // SAFETY: a fresh shared read-only mapping chosen by the kernel
+        // (address NULL) of one page of a perf event descriptor; no existing
+        // memory is affected.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                libc::MAP_SHARED,
+                fd.as_raw_fd(),
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        match NonNull::new(p.cast::<pb::perf_event_mmap_page>()) {
+            Some(page) => Ok(UserPage { page, len }),
+            None => Err(io::Error::other("mmap returned NULL")),
+        }
+    }
+
+    /// A consistent snapshot of the capability and time fields.
+    pub(crate) fn snapshot(&self) -> PageSnapshot {
+        loop {
+            let seq: u32 = page_field!(self.page, lock);
+            compiler_fence(Ordering::SeqCst);
+            // SAFETY: as in `page_field!`: the union is a plain u64 in a live mapping.
+            let caps: u64 = unsafe {
+                std::ptr::addr_of!((*self.page.as_ptr()).__bindgen_anon_1.capabilities)
+                    .read_volatile()
+            };
+            let snap = PageSnapshot {
+                cap_user_rdpmc: caps & CAP_USER_RDPMC != 0,
+                cap_user_time: caps & CAP_USER_TIME != 0,
+                index: page_field!(self.page, index),
+                pmc_width: page_field!(self.page, pmc_width),
+                time_mult: page_field!(self.page, time_mult),
+                time_shift: page_field!(self.page, time_shift),
+            };
+            compiler_fence(Ordering::SeqCst);
+            if page_field!(self.page, lock) == seq {
+                return snap;
+            }
+        }
+    }
+
+    /// The event's count read with `rdpmc` under the page's seqlock, or
+    /// `None` when the kernel does not allow it now (no `cap_user_rdpmc`, or
+    /// the event is not on a hardware counter at this moment).
+    ///
+    /// The caller must only call this from the thread the event counts.
+    pub(crate) fn read_rdpmc(&self) -> Option<u64> {
+        loop {
+            let seq: u32 = page_field!(self.page, lock);
+            compiler_fence(Ordering::SeqCst);
+            // SAFETY: as in `page_field!`: the union is a plain u64 in a live mapping.
+            let caps: u64 = unsafe {
+                std::ptr::addr_of!((*self.page.as_ptr()).__bindgen_anon_1.capabilities)
+                    .read_volatile()
+            };
+            let index: u32 = page_field!(self.page, index);
+            if caps & CAP_USER_RDPMC == 0 || index == 0 {
+                return None;
+            }
+            let offset: i64 = page_field!(self.page, offset);
+            let width: u16 = page_field!(self.page, pmc_width);
+            let raw = rdpmc(index - 1)?;
+            compiler_fence(Ordering::SeqCst);
+            if page_field!(self.page, lock) != seq {
+                continue;
+            }
+            let width = u32::from(width).clamp(1, 64);
+            // Sign-extend the `width`-bit counter, then add the kernel's offset.
+            let shift = 64 - width;
+            let pmc = ((raw << shift) as i64) >> shift;
+            return Some(offset.wrapping_add(pmc) as u64);
+        }
+    }
+}
+
+impl Drop for UserPage {
+    fn drop(&mut self) {
+        // SAFETY: `page`/`len` describe exactly the mapping made in `map`,
+        // unmapped once here; no reference into it outlives `self`.
+        unsafe {
+            libc::munmap(self.page.as_ptr().cast(), self.len);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn rdpmc(counter: u32) -> Option<u64> {
+    let lo: u32;
+    let hi: u32;
+    // SAFETY: only reached when the kernel's user page of an event of the
+    // calling thread advertises cap_user_rdpmc with a non-zero index, i.e. the
+    // kernel has enabled user rdpmc (CR4.PCE) for this address space and the
+    // event sits on hardware counter `counter`; the seqlock around the call
+    // discards the value if the event moved. rdpmc touches no memory.
+    unsafe {
+        std::arch::asm!(
+            "rdpmc",
+            in("ecx") counter,
+            out("eax") lo,
+            out("edx") hi,
+            options(nostack, nomem, preserves_flags)
+        );
+    }
+    Some((u64::from(hi) << 32) | u64::from(lo))
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn rdpmc(_counter: u32) -> Option<u64> {
+    None
+}
+
+/// The time-stamp counter, on x86-64.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn rdtsc() -> Option<u64> {
+    // SAFETY: rdtsc exists on every x86-64 CPU, reads a register and touches
+    // no memory.
+    Some(unsafe { std::arch::x86_64::_rdtsc() })
+}
+
+/// The time-stamp counter, on x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn rdtsc() -> Option<u64> {
+    None
+}
+
+/// Set by the SIGINT handler.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigint(_sig: libc::c_int) {
+    // Async-signal-safe: one atomic store.
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Installs a SIGINT handler that only records the signal (no `SA_RESTART`,
+/// so a blocking `wait4` returns `EINTR`). A handled signal is reset to its
+/// default in programs started afterwards (exec), so a child still dies of
+/// Ctrl-C.
+pub(crate) fn install_sigint_flag() -> io::Result<()> {
+    // SAFETY: zero is a valid bit pattern for the plain C struct sigaction.
+    let mut sa: libc::sigaction = unsafe { std::mem::zeroed() };
+    sa.sa_sigaction = on_sigint as *const () as libc::sighandler_t;
+    sa.sa_flags = 0;
+    // SAFETY: `sa.sa_mask` is a valid sigset_t owned by this frame.
+    unsafe {
+        libc::sigemptyset(&mut sa.sa_mask);
+    }
+    // SAFETY: `sa` is fully initialised and lives across the call; the handler
+    // is an `extern "C"` function doing one atomic store (async-signal-safe);
+    // the old action is not requested (NULL).
+    let r = unsafe { libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut()) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// True once SIGINT arrived (after [`install_sigint_flag`]).
+pub(crate) fn sigint_received() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Sends `sig` to process `pid`.
+pub(crate) fn kill(pid: i32, sig: i32) -> io::Result<()> {
+    if pid <= 0 {
+        return Err(io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    // SAFETY: kill takes two integers and touches no memory; `pid > 0` so it
+    // targets exactly one process, never a process group.
+    let r = unsafe { libc::kill(pid, sig) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// How a waited-for child ended, with its resource usage.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reaped {
+    pub status: ExitStatus,
+    pub user: Duration,
+    pub sys: Duration,
+}
+
+fn timeval(tv: libc::timeval) -> Duration {
+    Duration::from_secs(tv.tv_sec.max(0) as u64) + Duration::from_micros(tv.tv_usec.max(0) as u64)
+}
+
+/// `wait4(pid)` once; `Err` of kind `Interrupted` on EINTR (a signal arrived).
+pub(crate) fn wait4(pid: i32) -> io::Result<Reaped> {
+    if pid <= 0 {
+        return Err(io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    let mut status: libc::c_int = 0;
+    // SAFETY: zero is a valid bit pattern for the plain C struct rusage.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `status` and `ru` are valid, writable and outlive the call;
+    // `pid > 0` waits for that one child only.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    if r < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(Reaped {
+        status: ExitStatus::from_raw(status),
+        user: timeval(ru.ru_utime),
+        sys: timeval(ru.ru_stime),
+    })
+}
