@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+include!("src/name_hash.rs");
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -410,13 +412,27 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
                 name_index.push((ev.name.to_ascii_uppercase(), idx));
                 idx += 1;
             }
-            // Sorted upper-case names for binary-search lookup. Keep the first
-            // event of a name, as a linear scan would.
+            // Hashed name index (open addressing, linear probing, at most half
+            // full): slot = 1 + event index, 0 = empty. Keep the first event of
+            // a name, as a linear scan would.
             name_index.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
             name_index.dedup_by(|a, b| a.0 == b.0);
+            let slots = (2 * name_index.len()).max(2).next_power_of_two();
+            let mut index = vec![0u16; slots];
+            let mut by_event = name_index.clone();
+            by_event.sort_by_key(|e| e.1);
+            for (n, i) in &by_event {
+                let slot = u16::try_from(i + 1)
+                    .map_err(|_| format!("PMU {}: too many events for the name index", pmu.name))?;
+                let mut h = name_hash(n.as_bytes()) as usize & (slots - 1);
+                while index[h] != 0 {
+                    h = (h + 1) & (slots - 1);
+                }
+                index[h] = slot;
+            }
             let mut names = String::new();
-            for (n, i) in &name_index {
-                write!(names, "({n:?}, {i}),").ok();
+            for v in &index {
+                write!(names, "{v},").ok();
             }
             let mut pflags = 0;
             for f in &pmu.flags {
@@ -438,8 +454,8 @@ fn generate(dir: &Path, out: &mut String) -> Result<(), String> {
             write!(
                 out,
                 "static {pid}_EVENTS: &[EventDesc] = &[\n{ev_items}];\n\
-                 static {pid}_NAMES: &[(&str, u32)] = &[{names}];\n\
-                 pub(crate) static {pid}: PmuDesc = PmuDesc {{ name: {}, desc: {}, id: {}, engine: {}, kind: {}, num_cntrs: {}, num_fixed_cntrs: {}, max_encoding: {}, supported_plm: {:#x}, flags: {:#x}, cpu: {}, offcore_raw_bits: {}, perf_name: {}, events: {pid}_EVENTS, names: {pid}_NAMES }};\n",
+                 static {pid}_INDEX: &[u16] = &[{names}];\n\
+                 pub(crate) static {pid}: PmuDesc = PmuDesc {{ name: {}, desc: {}, id: {}, engine: {}, kind: {}, num_cntrs: {}, num_fixed_cntrs: {}, max_encoding: {}, supported_plm: {:#x}, flags: {:#x}, cpu: {}, offcore_raw_bits: {}, perf_name: {}, events: {pid}_EVENTS, index: {pid}_INDEX }};\n",
                 rust_str(&pmu.name),
                 rust_str(&pmu.desc),
                 pmu.id,

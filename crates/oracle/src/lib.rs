@@ -80,6 +80,7 @@ struct PerfArgC {
 }
 
 type InitFn = unsafe extern "C" fn() -> c_int;
+type TerminateFn = unsafe extern "C" fn();
 type PmuInfoFn = unsafe extern "C" fn(c_int, *mut PmuInfoC) -> c_int;
 type EventNextFn = unsafe extern "C" fn(c_int) -> c_int;
 type EventInfoFn = unsafe extern "C" fn(c_int, c_int, *mut EventInfoC) -> c_int;
@@ -201,6 +202,8 @@ pub struct Encoded {
 /// The loaded libpfm4.
 pub struct Libpfm4 {
     _lib: Library,
+    init: InitFn,
+    terminate: TerminateFn,
     pmu_info: PmuInfoFn,
     event_next: EventNextFn,
     event_info: EventInfoFn,
@@ -216,6 +219,29 @@ fn cstr(p: *const c_char) -> Option<String> {
     } else {
         // SAFETY: libpfm4 returns NUL-terminated strings that live as long as the library.
         Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    }
+}
+
+/// Event or attribute information borrowed from libpfm4's tables
+/// (see [`Libpfm4::event_info_c`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RawInfo<'a> {
+    /// Name.
+    pub name: &'a CStr,
+    /// Description (empty when libpfm4 has none).
+    pub desc: &'a CStr,
+    /// Code.
+    pub code: u64,
+    /// Number of attributes (events only).
+    pub nattrs: i32,
+}
+
+fn cstr_ref<'a>(p: *const c_char) -> &'a CStr {
+    if p.is_null() {
+        c""
+    } else {
+        // SAFETY: libpfm4 returns NUL-terminated strings that live as long as the library.
+        unsafe { CStr::from_ptr(p) }
     }
 }
 
@@ -242,6 +268,8 @@ impl Libpfm4 {
                 .map_err(|e| e.to_string())?;
             std::mem::forget(libc);
             Ok(Libpfm4 {
+                init,
+                terminate: *lib.get(b"pfm_terminate\0").map_err(|e| e.to_string())?,
                 pmu_info: *lib.get(b"pfm_get_pmu_info\0").map_err(|e| e.to_string())?,
                 event_next: *lib
                     .get(b"pfm_get_event_next\0")
@@ -499,6 +527,165 @@ impl Libpfm4 {
             codes: Vec::new(),
             perf: Some(perf),
             cpu: arg.cpu,
+        })
+    }
+
+    // ---- Lean entry points for benchmarks -------------------------------------
+    //
+    // These call libpfm4 with inputs prepared beforehand (C strings) and return
+    // only a status, so that a benchmark times libpfm4 itself, not conversions to
+    // Rust types. Whatever libpfm4 allocates for the caller is freed, as a C
+    // caller would.
+
+    /// `pfm_initialize`: 0 or a libpfm4 error code. After [`Libpfm4::terminate`]
+    /// it initialises the library again (PMU detection, tables, OS layers).
+    pub fn initialize(&self) -> i32 {
+        // SAFETY: no arguments; libpfm4 keeps its own global state.
+        unsafe { (self.init)() }
+    }
+
+    /// `pfm_terminate`: the next [`Libpfm4::initialize`] starts from scratch.
+    pub fn terminate(&self) {
+        // SAFETY: no arguments; libpfm4 keeps its own global state.
+        unsafe { (self.terminate)() }
+    }
+
+    /// `pfm_find_event` on a prepared C string: opaque index (>= 0) or error code.
+    pub fn find_event_c(&self, s: &CStr) -> i32 {
+        // SAFETY: s is NUL-terminated.
+        unsafe { (self.find)(s.as_ptr()) }
+    }
+
+    /// `pfm_get_os_event_encoding(PFM_OS_NONE)` asking for the codes and the
+    /// fully-qualified string, both freed here. Returns the status and the first code.
+    pub fn encode_raw_c(&self, s: &CStr, plm: u32) -> (i32, u64) {
+        let mut fstr: *mut c_char = ptr::null_mut();
+        let mut arg = RawArgC {
+            codes: ptr::null_mut(),
+            fstr: &mut fstr,
+            size: std::mem::size_of::<RawArgC>(),
+            count: 0,
+            idx: 0,
+        };
+        // SAFETY: arg is a valid pfm_pmu_encode_arg_t; libpfm4 allocates codes and fstr.
+        let ret = unsafe {
+            (self.encode)(
+                s.as_ptr(),
+                plm as c_int,
+                0,
+                &mut arg as *mut _ as *mut c_void,
+            )
+        };
+        let mut code = 0;
+        if !arg.codes.is_null() {
+            // SAFETY: libpfm4 filled `count` codes in a malloc'ed array we now own.
+            unsafe {
+                if arg.count > 0 {
+                    code = *arg.codes;
+                }
+                (self.free)(arg.codes as *mut c_void);
+            }
+        }
+        if !fstr.is_null() {
+            // SAFETY: libpfm4 allocated the string with malloc and hands it to us.
+            unsafe { (self.free)(fstr as *mut c_void) };
+        }
+        (ret, code)
+    }
+
+    /// `pfm_get_os_event_encoding(PFM_OS_PERF_EVENT[_EXT])` asking for the
+    /// `perf_event_attr` and the fully-qualified string (freed here). Returns
+    /// the status and `config`.
+    pub fn encode_perf_c(&self, s: &CStr, plm: u32, ext: bool) -> (i32, u64) {
+        let mut fstr: *mut c_char = ptr::null_mut();
+        let mut attr = perf_event_attr {
+            size: std::mem::size_of::<perf_event_attr>() as u32,
+            ..Default::default()
+        };
+        let mut arg = PerfArgC {
+            attr: &mut attr,
+            fstr: &mut fstr,
+            size: std::mem::size_of::<PerfArgC>(),
+            idx: 0,
+            cpu: 0,
+            flags: 0,
+            pad0: 0,
+        };
+        let os = if ext { 2 } else { 1 };
+        // SAFETY: arg and attr are valid and writable; libpfm4 allocates fstr.
+        let ret = unsafe {
+            (self.encode)(
+                s.as_ptr(),
+                plm as c_int,
+                os,
+                &mut arg as *mut _ as *mut c_void,
+            )
+        };
+        if !fstr.is_null() {
+            // SAFETY: libpfm4 allocated the string with malloc and hands it to us.
+            unsafe { (self.free)(fstr as *mut c_void) };
+        }
+        (ret, attr.config)
+    }
+
+    /// `pfm_get_event_next`: the next event's opaque index, or -1.
+    pub fn event_next(&self, idx: i32) -> i32 {
+        // SAFETY: plain integer call.
+        unsafe { (self.event_next)(idx) }
+    }
+
+    /// `pfm_get_event_info` without copies: name, description and attribute count
+    /// for an OS layer (0 none, 1 perf, 2 perf ext).
+    pub fn event_info_c(&self, idx: i32, os: i32) -> Option<RawInfo<'_>> {
+        let mut e = EventInfoC {
+            name: ptr::null(),
+            desc: ptr::null(),
+            equiv: ptr::null(),
+            size: std::mem::size_of::<EventInfoC>(),
+            code: 0,
+            pmu: 0,
+            dtype: 0,
+            idx: 0,
+            nattrs: 0,
+            reserved: 0,
+            flags: 0,
+        };
+        // SAFETY: e is a valid, writable pfm_event_info_t with its size set.
+        if unsafe { (self.event_info)(idx, os, &mut e) } != 0 {
+            return None;
+        }
+        Some(RawInfo {
+            name: cstr_ref(e.name),
+            desc: cstr_ref(e.desc),
+            code: e.code,
+            nattrs: e.nattrs,
+        })
+    }
+
+    /// `pfm_get_event_attr_info` without copies: name, description and code
+    /// (`nattrs` is 0).
+    pub fn attr_info_c(&self, idx: i32, attr: i32, os: i32) -> Option<RawInfo<'_>> {
+        let mut ai = AttrInfoC {
+            name: ptr::null(),
+            desc: ptr::null(),
+            equiv: ptr::null(),
+            size: std::mem::size_of::<AttrInfoC>(),
+            code: 0,
+            type_: 0,
+            idx: 0,
+            ctrl: 0,
+            flags: 0,
+            dfl: 0,
+        };
+        // SAFETY: ai is a valid, writable pfm_event_attr_info_t with its size set.
+        if unsafe { (self.attr_info)(idx, attr, os, &mut ai) } != 0 {
+            return None;
+        }
+        Some(RawInfo {
+            name: cstr_ref(ai.name),
+            desc: cstr_ref(ai.desc),
+            code: ai.code,
+            nattrs: 0,
         })
     }
 }

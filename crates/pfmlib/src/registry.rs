@@ -2,7 +2,7 @@
 //! the public handles ([`Pmu`], [`Event`]) over the static tables.
 
 use crate::error::Result;
-use crate::event::{build_pattrs, parse_event};
+use crate::event::{build_pattrs, lookup_event};
 use crate::host::Host;
 use crate::model::{AttrInfo, EventInfo, Os, Plm, PmuInfo, PmuKind};
 use crate::os::{self, Encoding};
@@ -68,13 +68,10 @@ impl Library {
     /// assert_eq!(ev.info(pfmlib::Os::None).name, "INST_RETIRED");
     /// ```
     pub fn find_event(&self, s: &str) -> Result<Event<'_>> {
-        let d = parse_event(self, s, Os::None, Plm::DEFAULT)?;
+        let (desc, idx) = lookup_event(self, s)?;
         Ok(Event {
-            pmu: Pmu {
-                lib: self,
-                desc: d.pmu,
-            },
-            idx: d.event,
+            pmu: Pmu { lib: self, desc },
+            idx,
         })
     }
 
@@ -200,7 +197,7 @@ impl<'a> Event<'a> {
             code: ev.code,
             pmu: self.pmu.desc.name,
             idx: (self.pmu.desc.id << 21) | self.idx as u32,
-            nattrs: self.attrs(os).len(),
+            nattrs: build_pattrs(self.pmu.lib, self.pmu.desc, self.idx, os).len(),
             is_precise,
             speculation,
             support_hw_smpl,

@@ -59,8 +59,10 @@ pub(crate) struct PmuDesc {
     /// perf_events PMU name, for the dynamic `type`.
     pub perf_name: Option<&'static str>,
     pub events: &'static [EventDesc],
-    /// Upper-case event names, sorted, with their index in `events`.
-    pub names: &'static [(&'static str, u32)],
+    /// Hashed name index: a power-of-two number of slots, at most half
+    /// full, each 0 (empty) or 1 + an index in `events` (the first event of
+    /// each name); probed linearly from [`name_hash`] of the upper-case name.
+    pub index: &'static [u16],
 }
 
 /// One event of a PMU.
@@ -118,22 +120,67 @@ pub(crate) struct UmaskDesc {
 impl PmuDesc {
     /// Finds an event by name, ignoring ASCII case.
     pub fn find_event(&self, name: &str) -> Option<usize> {
-        let upper_cmp = |entry: &str| -> std::cmp::Ordering {
-            let a = entry.as_bytes();
-            let b = name.as_bytes();
-            for (x, y) in a.iter().zip(b.iter()) {
-                let c = x.cmp(&y.to_ascii_uppercase());
-                if c != std::cmp::Ordering::Equal {
-                    return c;
-                }
+        let mask = self.index.len() - 1;
+        let mut slot = name_hash(name.as_bytes()) as usize & mask;
+        loop {
+            let e = *self.index.get(slot)? as usize;
+            if e == 0 {
+                return None;
             }
-            a.len().cmp(&b.len())
-        };
-        self.names
-            .binary_search_by(|(n, _)| upper_cmp(n))
-            .ok()
-            .map(|i| self.names[i].1 as usize)
+            if eq_ignore_case(self.events[e - 1].name.as_bytes(), name.as_bytes()) {
+                return Some(e - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 }
 
+/// `a.eq_ignore_ascii_case(b)`, eight bytes at a time while they are equal.
+#[inline]
+pub(crate) fn eq_ignore_case(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().unwrap_or([0; 8]));
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        if word(x) != word(y) && !x.eq_ignore_ascii_case(y) {
+            return false;
+        }
+    }
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    ra.iter()
+        .zip(rb)
+        .all(|(x, y)| x == y || x.eq_ignore_ascii_case(y))
+}
+
+include!("name_hash.rs");
+
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index built by build.rs and the lookup agree: every name finds the
+    /// first event of that name (any case), and nothing else is found.
+    #[test]
+    fn name_index_finds_every_event() {
+        for p in ALL_PMUS {
+            assert!(p.index.len().is_power_of_two(), "{}", p.name);
+            for (i, ev) in p.events.iter().enumerate() {
+                let first = p
+                    .events
+                    .iter()
+                    .position(|e| e.name.eq_ignore_ascii_case(ev.name))
+                    .unwrap();
+                for name in [ev.name.to_string(), ev.name.to_ascii_lowercase()] {
+                    assert_eq!(p.find_event(&name), Some(first), "{}::{name} ({i})", p.name);
+                }
+                assert_eq!(p.find_event(&format!("{}_", ev.name)), None);
+            }
+            assert_eq!(p.find_event(""), None);
+            assert_eq!(p.find_event("NO_SUCH_EVENT"), None);
+        }
+    }
+}

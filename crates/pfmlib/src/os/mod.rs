@@ -73,13 +73,34 @@ const PERF_ATTRS: [(&str, &str, AttrType, bool); 12] = [
     ),
 ];
 
+/// `:name=` of each perf_events attribute, by id, for fully-qualified strings.
+const PERF_SETTING: [&str; 12] = [
+    ":u=",
+    ":k=",
+    ":h=",
+    ":period=",
+    ":freq=",
+    ":precise=",
+    ":excl=",
+    ":mg=",
+    ":mh=",
+    ":cpu=",
+    ":pinned=",
+    ":hw_smpl=",
+];
+
 /// Appends the OS layer's attributes to an event's attribute list.
 pub(crate) fn append_os_attrs(os: Os, v: &mut Vec<PAttr>) {
+    append_os_attrs_where(os, v, |_| true);
+}
+
+/// [`append_os_attrs`], only the attributes whose id `keep` accepts.
+pub(crate) fn append_os_attrs_where(os: Os, v: &mut Vec<PAttr>, keep: impl Fn(u64) -> bool) {
     if os == Os::None {
         return;
     }
     for (id, (name, desc, ty, plain)) in PERF_ATTRS.iter().enumerate() {
-        if os == Os::PerfEvent && !plain {
+        if (os == Os::PerfEvent && !plain) || !keep(id as u64) {
             continue;
         }
         v.push(PAttr {
@@ -184,18 +205,24 @@ pub(crate) fn encode(lib: &Library, s: &str, plm: Plm, os: Os) -> Result<Encodin
     match os {
         Os::None => {
             let codes = pmu::encode_raw(lib, &mut d)?;
-            Ok(finish(&d, codes, None, None))
+            Ok(finish(&mut d, codes, None, None))
         }
         Os::PerfEvent | Os::PerfEventExt => encode_perf(lib, &mut d),
     }
 }
 
-fn finish(d: &Desc, codes: Vec<u64>, perf: Option<PerfAttr>, cpu: Option<i32>) -> Encoding {
+fn finish(d: &mut Desc, codes: Vec<u64>, perf: Option<PerfAttr>, cpu: Option<i32>) -> Encoding {
     Encoding {
         pmu: d.pmu.name,
         event: d.pmu.events[d.event].name,
         idx: (d.pmu.id << 21) | d.event as u32,
-        fstr: format!("{}::{}", d.pmu.name, d.fstr),
+        fstr: {
+            // The engine's string, prefixed in place (it has room to spare).
+            let mut s = std::mem::take(&mut d.fstr);
+            s.insert_str(0, "::");
+            s.insert_str(0, d.pmu.name);
+            s
+        },
         codes,
         perf,
         cpu,
@@ -299,25 +326,46 @@ fn encode_perf(lib: &Library, d: &mut Desc) -> Result<Encoding> {
     attr.exclude_host = vmx & Plm::PLM0.bits() == 0;
     attr.pinned = pinned;
 
+    // The value each perf_events attribute shows in the fully-qualified
+    // string, by id (`None`: not shown); a table rather than a match.
+    let sp = attr.sample_period;
+    let shown: [Option<u64>; PERF_ATTRS.len()] = [
+        Some((plm & Plm::PLM3.bits() != 0) as u64),
+        Some((plm & Plm::PLM0.bits() != 0) as u64),
+        Some((plm & Plm::PLMH.bits() != 0) as u64),
+        (sp != 0).then_some(sp),
+        (sp != 0).then_some(sp),
+        Some(attr.precise_ip as u64),
+        Some(attr.exclusive as u64),
+        Some(!attr.exclude_guest as u64),
+        Some(!attr.exclude_host as u64),
+        None,
+        None,
+        Some(attr.precise_ip as u64),
+    ];
     for i in 0..d.pattrs.len() {
-        let p = d.pattrs[i];
+        let p = &d.pattrs[i];
         if p.ctrl != AttrCtrl::PerfEvent {
             continue;
         }
-        let s = match p.idx {
-            pa::K => format!(":k={}", (plm & Plm::PLM0.bits() != 0) as u8),
-            pa::U => format!(":u={}", (plm & Plm::PLM3.bits() != 0) as u8),
-            pa::H => format!(":h={}", (plm & Plm::PLMH.bits() != 0) as u8),
-            pa::PRECISE | pa::HW_SMPL => format!(":{}={}", p.name, attr.precise_ip),
-            pa::PERIOD | pa::FREQ if attr.sample_period != 0 => {
-                format!(":{}={}", p.name, attr.sample_period)
-            }
-            pa::MG => format!(":mg={}", !attr.exclude_guest as u8),
-            pa::MH => format!(":mh={}", !attr.exclude_host as u8),
-            pa::EXCL => format!(":excl={}", attr.exclusive as u8),
-            _ => continue,
-        };
-        d.push_fstr(&s);
+        let id = p.idx as usize;
+        if let (Some(Some(v)), Some(setting)) = (shown.get(id), PERF_SETTING.get(id)) {
+            d.push_fstr_setting(setting, *v);
+        }
     }
     Ok(finish(d, codes, Some(attr), cpu))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_name_the_attributes() {
+        for (id, (name, ..)) in PERF_ATTRS.iter().enumerate() {
+            assert_eq!(PERF_SETTING[id], format!(":{name}="));
+        }
+        assert_eq!(PERF_ATTRS[perf_attr::K as usize].0, "k");
+        assert_eq!(PERF_ATTRS[perf_attr::HW_SMPL as usize].0, "hw_smpl");
+    }
 }

@@ -214,7 +214,7 @@ pub(crate) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     for k in 0..d.attrs.len() {
         let p = *d.pattr(k);
         match (p.ctrl, p.ty) {
-            (AttrCtrl::Pmu, AttrType::Umask) => d.push_fstr(&format!(":{}", p.name)),
+            (AttrCtrl::Pmu, AttrType::Umask) => d.push_fstr_attr(p.name),
             (AttrCtrl::Pmu, AttrType::RawUmask) => d.push_fstr(&format!(":0x{:x}", p.idx as u32)),
             _ => {}
         }
@@ -231,7 +231,7 @@ pub(crate) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
             modifier::O => reg.occ_rst(),
             _ => continue,
         };
-        d.push_fstr(&format!(":{}={v}", p.name));
+        d.push_fstr_val(p.name, v);
     }
     Ok(vec![reg.0])
 }

@@ -102,6 +102,20 @@ const MODIFIERS: [(&str, &str, AttrType); 10] = [
     ),
 ];
 
+/// `:name=` of each hardware modifier, by id, for fully-qualified strings.
+const MOD_SETTING: [&str; 10] = [
+    ":k=",
+    ":u=",
+    ":e=",
+    ":i=",
+    ":c=",
+    ":t=",
+    ":ldlat=",
+    ":intx=",
+    ":intxcp=",
+    ":fe_thres=",
+];
+
 /// Load latency used when a load-latency unit mask is given without `ldlat=`.
 const LDLAT_DEFAULT: u64 = 3;
 const MAX_GROUPS: usize = 16;
@@ -140,10 +154,16 @@ pub(crate) fn event_flags(pmu: &PmuDesc, ev: &EventDesc) -> (bool, Speculation, 
 
 /// The unit masks, then the modifiers, of an event.
 pub(crate) fn pmu_attrs(lib: &Library, pmu: &PmuDesc, event: usize) -> Vec<PAttr> {
+    pmu_attrs_except(lib, pmu, event, 0)
+}
+
+/// [`pmu_attrs`] without the modifiers in `left_out` (bit = modifier id).
+fn pmu_attrs_except(lib: &Library, pmu: &PmuDesc, event: usize, left_out: u32) -> Vec<PAttr> {
     let ev = &pmu.events[event];
     let extpebs = pmu.flags & pmu_flag::EXTPEBS != 0;
     let spec = speculation(pmu, ev);
-    let mut v = Vec::with_capacity(ev.umasks.len() + 10);
+    // Room for the modifiers, the OS attributes and a raw unit mask too.
+    let mut v = crate::event::pattrs_with_capacity(ev.umasks.len() + MODIFIERS.len() + 16);
     for (i, um) in ev.umasks.iter().enumerate() {
         let precise = um.flags & um_flag::PEBS != 0;
         v.push(PAttr {
@@ -164,7 +184,7 @@ pub(crate) fn pmu_attrs(lib: &Library, pmu: &PmuDesc, event: usize) -> Vec<PAttr
             hw_smpl: precise || extpebs,
         });
     }
-    let m = modmsk(lib, pmu, ev);
+    let m = modmsk(lib, pmu, ev) & !left_out;
     for (id, (name, desc, ty)) in MODIFIERS.iter().enumerate() {
         if m & (1 << id) != 0 {
             v.push(PAttr {
@@ -192,21 +212,41 @@ pub(crate) fn validate_pattrs(pmu: &PmuDesc, event: usize, os: Os, v: &mut Vec<P
     if os == Os::None {
         return;
     }
+    let keep = perf_attr_filter(pmu, event);
+    v.retain(|p| match (p.ctrl, p.ty) {
+        (_, AttrType::Umask) => true,
+        (AttrCtrl::Pmu, _) => p.idx != modifier::U && p.idx != modifier::K,
+        (AttrCtrl::PerfEvent, _) => keep(p.idx),
+    });
+}
+
+/// Which perf_events attributes (by id) an event keeps: `precise` only with
+/// PEBS, `hw_smpl` only with extended PEBS and no PEBS, never `h`, and no
+/// privilege-level filters on a PMU without any.
+fn perf_attr_filter(pmu: &PmuDesc, event: usize) -> impl Fn(u64) -> bool + '_ {
     let ev = &pmu.events[event];
     let has_pebs =
         ev.flags & ev_flag::PEBS != 0 || ev.umasks.iter().any(|u| u.flags & um_flag::PEBS != 0);
     let has_hws = pmu.flags & pmu_flag::EXTPEBS != 0;
     use crate::os::perf_attr as pa;
-    v.retain(|p| match (p.ctrl, p.ty) {
-        (_, AttrType::Umask) => true,
-        (AttrCtrl::Pmu, _) => p.idx != modifier::U && p.idx != modifier::K,
-        (AttrCtrl::PerfEvent, _) => {
-            !((p.idx == pa::PRECISE && !has_pebs)
-                || (p.idx == pa::HW_SMPL && (!has_hws || has_pebs))
-                || p.idx == pa::H
-                || (pmu.supported_plm == 0 && matches!(p.idx, pa::U | pa::K | pa::MG | pa::MH)))
-        }
-    });
+    move |idx| {
+        !((idx == pa::PRECISE && !has_pebs)
+            || (idx == pa::HW_SMPL && (!has_hws || has_pebs))
+            || idx == pa::H
+            || (pmu.supported_plm == 0 && matches!(idx, pa::U | pa::K | pa::MG | pa::MH)))
+    }
+}
+
+/// The attributes an event offers for `os`, in one pass: the same list as
+/// [`pmu_attrs`], then the OS attributes, then [`validate_pattrs`], without
+/// building the entries that validation would drop.
+pub(crate) fn pattrs_for_os(lib: &Library, pmu: &PmuDesc, event: usize, os: Os) -> Vec<PAttr> {
+    if os == Os::None {
+        return pmu_attrs(lib, pmu, event);
+    }
+    let mut v = pmu_attrs_except(lib, pmu, event, (1 << modifier::U) | (1 << modifier::K));
+    crate::os::append_os_attrs_where(os, &mut v, perf_attr_filter(pmu, event));
+    v
 }
 
 fn featcomb(d: &Desc, why: String) -> Error {
@@ -474,7 +514,7 @@ pub(crate) fn encode(_lib: &Library, d: &mut Desc) -> Result<Vec<u64>> {
             continue;
         }
         match p.ty {
-            AttrType::Umask => d.push_fstr(&format!(":{}", p.name)),
+            AttrType::Umask => d.push_fstr_attr(p.name),
             AttrType::RawUmask => d.push_fstr(&format!(":0x{:x}", p.idx as u32)),
             _ => {}
         }
@@ -514,25 +554,28 @@ pub(crate) fn encode(_lib: &Library, d: &mut Desc) -> Result<Vec<u64>> {
         ));
     }
 
+    // Every modifier's final value, by modifier id (a table, not a match:
+    // no indirect jump per modifier).
+    let mut values = [0u64; MODIFIERS.len()];
+    values[modifier::K as usize] = reg.os();
+    values[modifier::U as usize] = reg.usr();
+    values[modifier::E as usize] = reg.edge();
+    values[modifier::I as usize] = reg.inv();
+    values[modifier::C as usize] = reg.cmask();
+    values[modifier::T as usize] = reg.any_thread();
+    values[modifier::LDLAT as usize] = ldlat;
+    values[modifier::INTX as usize] = reg.intx();
+    values[modifier::INTXCP as usize] = reg.intxcp();
+    values[modifier::FE_THRES as usize] = 0;
     for i in 0..d.pattrs.len() {
-        let p = d.pattrs[i];
+        let p = &d.pattrs[i];
         if p.ctrl != AttrCtrl::Pmu || p.ty == AttrType::Umask || p.ty == AttrType::RawUmask {
             continue;
         }
-        let v = match p.idx {
-            modifier::U => reg.usr(),
-            modifier::K => reg.os(),
-            modifier::E => reg.edge(),
-            modifier::I => reg.inv(),
-            modifier::C => reg.cmask(),
-            modifier::T => reg.any_thread(),
-            modifier::LDLAT => ldlat,
-            modifier::INTX => reg.intx(),
-            modifier::INTXCP => reg.intxcp(),
-            modifier::FE_THRES => 0,
-            _ => continue,
-        };
-        d.push_fstr(&format!(":{}={v}", p.name));
+        let id = p.idx as usize;
+        if let (Some(&v), Some(setting)) = (values.get(id), MOD_SETTING.get(id)) {
+            d.push_fstr_setting(setting, v);
+        }
     }
     Ok(codes)
 }
@@ -644,4 +687,16 @@ pub(crate) fn encode_perf(
         }
     }
     Ok(codes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_name_the_modifiers() {
+        for (id, (name, ..)) in MODIFIERS.iter().enumerate() {
+            assert_eq!(MOD_SETTING[id], format!(":{name}="));
+        }
+    }
 }

@@ -83,6 +83,21 @@ pub(crate) fn pmu_attrs(lib: &Library, p: &PmuDesc, event: usize) -> Vec<PAttr> 
     }
 }
 
+/// The attributes an event offers for an OS layer, built in one pass by the
+/// engines that can (the same list as [`pmu_attrs`], the OS attributes and
+/// [`validate_pattrs`] give); `None` for the others.
+pub(crate) fn pattrs_for_os(
+    lib: &Library,
+    p: &PmuDesc,
+    event: usize,
+    os: Os,
+) -> Option<Vec<PAttr>> {
+    match p.engine {
+        Engine::IntelX86 => Some(intel_x86::pattrs_for_os(lib, p, event, os)),
+        _ => None,
+    }
+}
+
 /// Removes attributes that conflict with, or are not offered by, the OS layer.
 pub(crate) fn validate_pattrs(
     lib: &Library,

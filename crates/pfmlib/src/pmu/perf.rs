@@ -122,7 +122,7 @@ pub(crate) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     for k in 0..d.attrs.len() {
         let p = *d.pattr(k);
         if p.ctrl == AttrCtrl::Pmu && p.ty == AttrType::Umask {
-            d.push_fstr(&format!(":{}", p.name));
+            d.push_fstr_attr(p.name);
         }
     }
     Ok(vec![config])
