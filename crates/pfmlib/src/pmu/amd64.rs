@@ -3,7 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::event::{Attr, Desc, PAttr};
-use crate::model::{AttrCtrl, AttrType, Os, Plm, Speculation};
+use crate::model::{AttrCtrl, AttrType, Os, Plm};
 use crate::os::{perf_attr as pa, PerfAttr};
 use crate::regs::AmdPerfCtl;
 use crate::tables::PmuDesc;
@@ -30,7 +30,7 @@ mod modifier {
     pub const G: u64 = 6;
 }
 
-const MODIFIERS: [(&str, &str, AttrType); 7] = [
+const MODIFIERS: [super::Modifier; 7] = [
     (
         "k",
         "count at privilege level 0 (kernel)",
@@ -66,43 +66,11 @@ const MODIFIERS: [(&str, &str, AttrType); 7] = [
 
 /// The unit masks, then the modifiers, of an event.
 pub(crate) fn pmu_attrs(pmu: &PmuDesc, event: usize) -> Vec<PAttr> {
-    let ev = &pmu.events[event];
-    let mut v: Vec<PAttr> = ev
-        .umasks
-        .iter()
-        .enumerate()
-        .map(|(i, um)| PAttr {
-            name: um.name,
-            desc: um.desc,
-            equiv: um.equiv,
-            code: um.code,
-            ty: AttrType::Umask,
-            ctrl: AttrCtrl::Pmu,
-            idx: i as u64,
-            is_dfl: um.flags & um_flag::DFL != 0,
-            is_precise: false,
-            spec: Speculation::NotAvailable,
-            hw_smpl: false,
-        })
-        .collect();
-    for (id, (name, desc, ty)) in MODIFIERS.iter().enumerate() {
-        if ev.modmsk & (1 << id) != 0 {
-            v.push(PAttr {
-                name,
-                desc,
-                equiv: None,
-                code: id as u64,
-                ty: *ty,
-                ctrl: AttrCtrl::Pmu,
-                idx: id as u64,
-                is_dfl: false,
-                is_precise: false,
-                spec: Speculation::NotAvailable,
-                hw_smpl: false,
-            });
-        }
-    }
-    v
+    super::umasks_then_modifiers(
+        &pmu.events[event],
+        |um| um.flags & um_flag::DFL != 0,
+        &MODIFIERS,
+    )
 }
 
 /// With perf_events: `k u h` are the OS layer's, there is no precise or

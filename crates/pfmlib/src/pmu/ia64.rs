@@ -11,7 +11,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::event::{Desc, PAttr};
 use crate::ia64::{Ia64Ear, Ia64Model};
-use crate::model::{AttrCtrl, AttrType, Os, Speculation};
+use crate::model::{AttrCtrl, AttrType, Os};
 use crate::regs::{Ia64Pmc, MontPmc};
 use crate::tables::{EventDesc, Ia64Desc, PmuDesc};
 
@@ -29,7 +29,7 @@ mod modifier {
     pub const THRES: u64 = 2;
 }
 
-const MODIFIERS: [(&str, &str, AttrType); 3] = [
+const MODIFIERS: [super::Modifier; 3] = [
     ("k", "count at privilege level 0 (kernel)", AttrType::ModBool),
     ("u", "count at privilege level 3 (user)", AttrType::ModBool),
     (
@@ -61,43 +61,7 @@ pub(crate) fn model(p: &PmuDesc) -> Result<Ia64Model> {
 
 /// The MESI unit masks, then the modifiers, of an event.
 pub(crate) fn pmu_attrs(pmu: &PmuDesc, event: usize) -> Vec<PAttr> {
-    let ev = &pmu.events[event];
-    let mut v: Vec<PAttr> = ev
-        .umasks
-        .iter()
-        .enumerate()
-        .map(|(i, um)| PAttr {
-            name: um.name,
-            desc: um.desc,
-            equiv: um.equiv,
-            code: um.code,
-            ty: AttrType::Umask,
-            ctrl: AttrCtrl::Pmu,
-            idx: i as u64,
-            is_dfl: false,
-            is_precise: false,
-            spec: Speculation::NotAvailable,
-            hw_smpl: false,
-        })
-        .collect();
-    for (id, (name, desc, ty)) in MODIFIERS.iter().enumerate() {
-        if ev.modmsk & (1 << id) != 0 {
-            v.push(PAttr {
-                name,
-                desc,
-                equiv: None,
-                code: id as u64,
-                ty: *ty,
-                ctrl: AttrCtrl::Pmu,
-                idx: id as u64,
-                is_dfl: false,
-                is_precise: false,
-                spec: Speculation::NotAvailable,
-                hw_smpl: false,
-            });
-        }
-    }
-    v
+    super::umasks_then_modifiers(&pmu.events[event], |_| false, &MODIFIERS)
 }
 
 /// IA-64 has no perf_events PMU here: the OS attributes are dropped.

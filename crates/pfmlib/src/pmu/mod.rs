@@ -12,10 +12,10 @@ pub(crate) mod perf;
 use crate::error::Result;
 use crate::event::{Desc, PAttr};
 use crate::host::Host;
-use crate::model::{Os, Speculation};
+use crate::model::{AttrCtrl, AttrType, Os, Speculation};
 use crate::os::PerfAttr;
 use crate::registry::Library;
-use crate::tables::{Engine, EventDesc, PmuDesc};
+use crate::tables::{Engine, EventDesc, PmuDesc, UmaskDesc};
 
 /// Is the PMU present on `host`?
 pub(crate) fn detect(p: &PmuDesc, host: &Host) -> bool {
@@ -161,4 +161,52 @@ pub(crate) fn encode_perf(lib: &Library, d: &mut Desc, attr: &mut PerfAttr) -> R
             ia64::encode_perf(d)
         }
     }
+}
+
+/// A modifier an engine offers: name, description, boolean or integer.
+pub(crate) type Modifier = (&'static str, &'static str, crate::model::AttrType);
+
+/// The unit masks of an event (default as `is_dfl` says), then the modifiers
+/// of `mods` it takes (bit n of the event's `modmsk` offers `mods[n]`, whose
+/// attribute code and index are n): the attribute list of the simple engines.
+pub(crate) fn umasks_then_modifiers(
+    ev: &EventDesc,
+    is_dfl: impl Fn(&UmaskDesc) -> bool,
+    mods: &[Modifier],
+) -> Vec<PAttr> {
+    let attr = |name, desc, equiv, code, ty, idx, is_dfl| PAttr {
+        name,
+        desc,
+        equiv,
+        code,
+        ty,
+        ctrl: AttrCtrl::Pmu,
+        idx,
+        is_dfl,
+        is_precise: false,
+        spec: Speculation::NotAvailable,
+        hw_smpl: false,
+    };
+    let mut v: Vec<PAttr> = ev
+        .umasks
+        .iter()
+        .enumerate()
+        .map(|(i, um)| {
+            attr(
+                um.name,
+                um.desc,
+                um.equiv,
+                um.code,
+                AttrType::Umask,
+                i as u64,
+                is_dfl(um),
+            )
+        })
+        .collect();
+    for (id, (name, desc, ty)) in mods.iter().enumerate() {
+        if ev.modmsk & (1 << id) != 0 {
+            v.push(attr(name, desc, None, id as u64, *ty, id as u64, false));
+        }
+    }
+    v
 }
