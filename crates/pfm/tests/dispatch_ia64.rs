@@ -8,8 +8,13 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn oracle() -> Option<String> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/oracle/ia64/dispatch.jsonl");
+    let p = match std::env::var_os("PFMLIB_ORACLE_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/ia64")
+        }
+    }
+    .join("dispatch.jsonl");
     match std::fs::read_to_string(&p) {
         Ok(t) => Some(t),
         Err(_) if std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_some() => {

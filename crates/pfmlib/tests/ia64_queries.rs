@@ -9,7 +9,10 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 fn oracle_dir() -> Option<PathBuf> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/ia64");
+    let d = match std::env::var_os("PFMLIB_ORACLE_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/ia64"),
+    };
     if d.is_dir() {
         return Some(d);
     }
