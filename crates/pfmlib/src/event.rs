@@ -104,6 +104,35 @@ impl Desc {
         }
     }
 
+    /// Writes the fully-qualified string of the engines without special
+    /// ordering rules: the event name, the requested unit masks (or raw unit
+    /// mask) in attribute order, then each PMU modifier the event offers, in
+    /// table order, with the register value `value` gives it (`None`: left out).
+    pub fn write_fstr(&mut self, value: impl Fn(u64) -> Option<u64>) {
+        self.fstr.clear();
+        self.push_fstr(self.pmu.events[self.event].name);
+        self.sort_attrs();
+        for k in 0..self.attrs.len() {
+            let p = *self.pattr(k);
+            match (p.ctrl, p.ty) {
+                (AttrCtrl::Pmu, AttrType::Umask) => self.push_fstr_attr(p.name),
+                (AttrCtrl::Pmu, AttrType::RawUmask) => {
+                    self.push_fstr(&format!(":0x{:x}", p.idx as u32))
+                }
+                _ => {}
+            }
+        }
+        for i in 0..self.pattrs.len() {
+            let p = self.pattrs[i];
+            if p.ctrl != AttrCtrl::Pmu || matches!(p.ty, AttrType::Umask | AttrType::RawUmask) {
+                continue;
+            }
+            if let Some(v) = value(p.idx) {
+                self.push_fstr_val(p.name, v);
+            }
+        }
+    }
+
     /// Appends `:name=value` (value in decimal) to the fully-qualified string.
     pub fn push_fstr_val(&mut self, name: &str, value: u64) {
         if value < 10 && self.fstr.len() + 3 + name.len() <= MAX_FSTR {

@@ -712,10 +712,160 @@ pub(super) fn dispatch(
         out.pmds.push(c);
     }
 
+    let cx = Ctx {
+        model,
+        prm,
+        evs: &evs,
+        dfl,
+        sysw,
+    };
     // Step E: instruction EAR.
+    iear_step(&cx, &mut out)?;
+    // Step F: data EAR.
+    let dear_events = dear_step(&cx, drr_used, &mut out)?;
+    let mut irr = Rr::default();
+    let mut drr = Rr::default();
+    let mut fine = false;
+
+    if model == Ia64Model::Itanium {
+        // Step G: opcode matchers, raw.
+        if let Some(v) = prm.pmc8 {
+            out.emit(8, v.0)?;
+        }
+        if let Some(v) = prm.pmc9 {
+            out.emit(9, v.0)?;
+        }
+        // Step H: branch trace buffer.
+        itanium_btb_step(&cx, &mut out)?;
+        // Step I: code ranges.
+        if let Some(ir) = &prm.irange {
+            if ir.no_fine_mode || ir.demand_fetch || ir.prefetch_match {
+                // Itanium has no fine mode nor prefetch tagging: the flags change nothing.
+            }
+            let ranges = check_intervals(ir, true)?;
+            cover_all(&ranges, dfl, 0, &mut irr, true)?;
+            out.emit(13, 0)?;
+        }
+        // Step J: data ranges.
+        if let Some(dr) = &prm.drange {
+            let ranges = check_intervals(dr, false)?;
+            cover_all(&ranges, dfl, 0, &mut drr, false)?;
+            if !dear_events {
+                let mut r = ItaEarCfg::default();
+                r.set_plm(u64::from(dfl));
+                out.emit(11, r.0)?;
+            }
+        }
+    } else {
+        let mont = model == Ia64Model::Montecito;
+        // Step G: code ranges.
+        if let Some(ir) = &prm.irange {
+            fine = code_ranges(p, model, ir, &evs, prm, dfl, &mut irr, &mut out)?;
+        }
+        // Step H: data-range / code-range tagging.
+        if irr_used || drr_used {
+            let (o1, o2) = if mont {
+                (prm.opcm1.is_some(), prm.opcm2.is_some())
+            } else {
+                (prm.pmc8.is_some(), prm.pmc9.is_some())
+            };
+            let op = [
+                u8::from(o1) * 2,
+                u8::from(o2) * 2,
+                u8::from(o1) * 2,
+                u8::from(o2) * 2,
+            ];
+            let mut iod = [0u8; 4];
+            if let Some(dr) = &prm.drange {
+                let ranges = check_intervals(dr, false)?;
+                cover_all(&ranges, dfl, 0, &mut drr, false)?;
+                for k in 0..4u32 {
+                    if drr.uses(2 * k) {
+                        iod[k as usize] |= 1 | op[k as usize];
+                    }
+                }
+            }
+            if irr_used {
+                for k in 0..4u32 {
+                    if (k < 2 || !fine) && irr.uses(2 * k) {
+                        iod[k as usize] |= 4 | op[k as usize];
+                    }
+                }
+            }
+            const CFG: [u64; 8] = [3, 2, 3, 0, 1, 0, 1, 0];
+            let mut r = DbrCfg(0x2078_fefe_fefe);
+            r.set_ena_dbrp0(u64::from(iod[0] != 0));
+            r.set_ena_dbrp1(u64::from(iod[1] != 0));
+            r.set_ena_dbrp2(u64::from(iod[2] != 0));
+            r.set_ena_dbrp3(u64::from(iod[3] != 0));
+            r.set_cfg_dtag0(CFG[usize::from(iod[0])]);
+            r.set_cfg_dtag1(CFG[usize::from(iod[1])]);
+            r.set_cfg_dtag2(CFG[usize::from(iod[2])]);
+            r.set_cfg_dtag3(CFG[usize::from(iod[3])]);
+            out.emit(if mont { 41 } else { 13 }, r.0)?;
+        }
+        // Step I: opcode matchers.
+        if mont {
+            mont_opcm(prm, &evs, irr_used, &irr, &mut out)?;
+        } else if mod_present {
+            ita2_opcm(p, prm, &evs, irr_used, &irr, &mut out)?;
+        }
+        // Step J: branch / execution trace buffer.
+        let found = trace_buffer_step(&cx, &mut out)?;
+        // Step K: IP-EAR (Montecito).
+        ipear_step(&cx, found, &mut out)?;
+    }
+
+    let assignments = evs
+        .iter()
+        .zip(&assign)
+        .map(|(e, &c)| Assignment {
+            event: e.text.clone(),
+            fstr: e.fstr.clone(),
+            counter: pmd_reg(c),
+        })
+        .collect();
+    Ok(Dispatch {
+        assignments,
+        pmcs: out
+            .pmcs
+            .iter()
+            .map(|&(n, v)| RegValue {
+                reg: pmc_reg(n),
+                value: v,
+            })
+            .collect(),
+        pmds: out.pmds.iter().map(|&n| pmd_reg(n)).collect(),
+        irange: mod_present.then(|| irr.result("IBR")),
+        drange: mod_present.then(|| drr.result("DBR")),
+        irange_is_fine: (mod_present && model != Ia64Model::Itanium)
+            .then_some(!irr.br.is_empty() && fine),
+    })
+}
+
+/// What the dispatch steps read.
+#[derive(Clone, Copy)]
+struct Ctx<'a> {
+    model: Ia64Model,
+    prm: &'a Ia64Params,
+    evs: &'a [Ev],
+    dfl: u32,
+    sysw: u64,
+}
+
+/// Step E: the instruction EAR configuration (methods 1, 2 and 4).
+fn iear_step(cx: &Ctx<'_>, out: &mut Out<'_>) -> Result<(), DispatchError> {
+    let Ctx {
+        model,
+        prm,
+        evs,
+        dfl,
+        sysw,
+        ..
+    } = *cx;
     let iear = ear_cfg(
         prm.iear.as_ref(),
-        &evs,
+        evs,
         |e| matches!(e.f.ear, Ia64Ear::IearCache | Ia64Ear::IearTlb),
         model == Ia64Model::Itanium,
     )?;
@@ -770,7 +920,18 @@ pub(super) fn dispatch(
         }
     }
 
-    // Step F: data EAR.
+    Ok(())
+}
+
+/// Step F: the data EAR configuration; says whether a D-EAR event is listed.
+fn dear_step(cx: &Ctx<'_>, drr_used: bool, out: &mut Out<'_>) -> Result<bool, DispatchError> {
+    let Ctx {
+        model,
+        prm,
+        evs,
+        dfl,
+        sysw,
+    } = *cx;
     let dear_events = evs.iter().any(|e| {
         matches!(
             e.f.ear,
@@ -779,7 +940,7 @@ pub(super) fn dispatch(
     });
     let dear = ear_cfg(
         prm.dear.as_ref(),
-        &evs,
+        evs,
         |e| {
             matches!(
                 e.f.ear,
@@ -824,222 +985,139 @@ pub(super) fn dispatch(
         }
     }
 
-    let mut irr = Rr::default();
-    let mut drr = Rr::default();
-    let mut fine = false;
+    Ok(dear_events)
+}
 
-    if model == Ia64Model::Itanium {
-        // Step G: opcode matchers, raw.
-        if let Some(v) = prm.pmc8 {
-            out.emit(8, v.0)?;
+/// Itanium step H: the branch trace buffer (methods 1, 2 and 4).
+fn itanium_btb_step(cx: &Ctx<'_>, out: &mut Out<'_>) -> Result<(), DispatchError> {
+    let Ctx {
+        prm,
+        evs,
+        dfl,
+        sysw,
+        ..
+    } = *cx;
+    let found = evs
+        .iter()
+        .any(|e| e.desc.flags & crate::pmu::ia64::event_flag::BTB != 0);
+    if prm.btb.is_some() || found {
+        let all = BtbParams {
+            tar: true,
+            tac: true,
+            bac: true,
+            tm: 3,
+            ptm: 3,
+            ppm: 3,
+            ..BtbParams::default()
+        };
+        let b = prm.btb.as_ref().unwrap_or(&all);
+        let plm = opt_plm4(&b.plm)?;
+        let mut r = ItaBtbCfg::default();
+        r.set_plm(u64::from(if plm != 0 { plm } else { dfl }));
+        r.set_pm(sysw);
+        r.set_tar(u64::from(b.tar));
+        r.set_tm(u64::from(b.tm));
+        r.set_ptm(u64::from(b.ptm));
+        r.set_ppm(u64::from(b.ppm));
+        r.set_tac(u64::from(b.tac));
+        r.set_bac(u64::from(b.bac));
+        out.emit(12, r.0)?;
+        out.pmds.extend(8..=16);
+    }
+    Ok(())
+}
+
+/// Itanium 2 / Montecito step J: the branch or execution trace buffer;
+/// says whether a branch-trace event is listed.
+fn trace_buffer_step(cx: &Ctx<'_>, out: &mut Out<'_>) -> Result<bool, DispatchError> {
+    let Ctx {
+        model,
+        prm,
+        evs,
+        dfl,
+        sysw,
+    } = *cx;
+    let mont = model == Ia64Model::Montecito;
+    let found = evs.iter().any(|e| {
+        e.desc.flags & (crate::pmu::ia64::event_flag::BTB | crate::pmu::ia64::event_flag::ETB) != 0
+    });
+    let params = if mont {
+        prm.etb.as_ref()
+    } else {
+        prm.btb.as_ref()
+    };
+    let mut bad_dear = evs
+        .iter()
+        .any(|e| matches!(e.f.ear, Ia64Ear::DearTlb | Ia64Ear::DearAlat));
+    if !bad_dear {
+        if let Some(d) = &prm.dear {
+            bad_dear = matches!(param_mode(d), 1 | 2);
         }
-        if let Some(v) = prm.pmc9 {
-            out.emit(9, v.0)?;
-        }
-        // Step H: branch trace buffer.
-        let found = evs
-            .iter()
-            .any(|e| e.desc.flags & crate::pmu::ia64::event_flag::BTB != 0);
-        if prm.btb.is_some() || found {
-            let all = BtbParams {
-                tar: true,
-                tac: true,
-                bac: true,
-                tm: 3,
-                ptm: 3,
-                ppm: 3,
-                ..BtbParams::default()
-            };
-            let b = prm.btb.as_ref().unwrap_or(&all);
+    }
+    if found || params.is_some() || bad_dear {
+        let dflt = BtbParams {
+            tm: 3,
+            ptm: 3,
+            ppm: 3,
+            ..BtbParams::default()
+        };
+        let b = params.or(if found { Some(&dflt) } else { None });
+        let mut v = 0u64;
+        if let Some(b) = b {
             let plm = opt_plm4(&b.plm)?;
-            let mut r = ItaBtbCfg::default();
+            let mut r = Ita2BtbCfg::default();
             r.set_plm(u64::from(if plm != 0 { plm } else { dfl }));
             r.set_pm(sysw);
-            r.set_tar(u64::from(b.tar));
+            r.set_ds(if mont { 0 } else { u64::from(b.ds) });
             r.set_tm(u64::from(b.tm));
             r.set_ptm(u64::from(b.ptm));
             r.set_ppm(u64::from(b.ppm));
-            r.set_tac(u64::from(b.tac));
-            r.set_bac(u64::from(b.bac));
-            out.emit(12, r.0)?;
-            out.pmds.extend(8..=16);
+            r.set_brt(u64::from(b.brt));
+            v = r.0;
         }
-        // Step I: code ranges.
-        if let Some(ir) = &prm.irange {
-            if ir.no_fine_mode || ir.demand_fetch || ir.prefetch_match {
-                // Itanium has no fine mode nor prefetch tagging: the flags change nothing.
-            }
-            let ranges = check_intervals(ir, true)?;
-            cover_all(&ranges, dfl, 0, &mut irr, true)?;
-            out.emit(13, 0)?;
+        if bad_dear && v != 0 {
+            return Err(err(
+                K::EventIncompatible,
+                format!(
+                    "branch capture ({}) cannot be used with a data EAR in TLB or ALAT mode: they share the trace buffer's registers",
+                    if mont { "ETB" } else { "BTB" }
+                ),
+            ));
         }
-        // Step J: data ranges.
-        if let Some(dr) = &prm.drange {
-            let ranges = check_intervals(dr, false)?;
-            cover_all(&ranges, dfl, 0, &mut drr, false)?;
-            if !dear_events {
-                let mut r = ItaEarCfg::default();
-                r.set_plm(u64::from(dfl));
-                out.emit(11, r.0)?;
-            }
-        }
-    } else {
-        let mont = model == Ia64Model::Montecito;
-        // Step G: code ranges.
-        if let Some(ir) = &prm.irange {
-            fine = code_ranges(p, model, ir, &evs, prm, dfl, &mut irr, req, &mut out)?;
-        }
-        // Step H: data-range / code-range tagging.
-        if irr_used || drr_used {
-            let (o1, o2) = if mont {
-                (prm.opcm1.is_some(), prm.opcm2.is_some())
+        out.emit(if mont { 39 } else { 12 }, v)?;
+        if found || params.is_some() {
+            if mont {
+                out.pmds.extend([38, 39]);
+                out.pmds.extend(48..=63);
             } else {
-                (prm.pmc8.is_some(), prm.pmc9.is_some())
-            };
-            let op = [
-                u8::from(o1) * 2,
-                u8::from(o2) * 2,
-                u8::from(o1) * 2,
-                u8::from(o2) * 2,
-            ];
-            let mut iod = [0u8; 4];
-            if let Some(dr) = &prm.drange {
-                let ranges = check_intervals(dr, false)?;
-                cover_all(&ranges, dfl, 0, &mut drr, false)?;
-                for k in 0..4u32 {
-                    if drr.uses(2 * k) {
-                        iod[k as usize] |= 1 | op[k as usize];
-                    }
-                }
+                out.pmds.extend(8..=16);
             }
-            if irr_used {
-                for k in 0..4u32 {
-                    if (k < 2 || !fine) && irr.uses(2 * k) {
-                        iod[k as usize] |= 4 | op[k as usize];
-                    }
-                }
-            }
-            const CFG: [u64; 8] = [3, 2, 3, 0, 1, 0, 1, 0];
-            let mut r = DbrCfg(0x2078_fefe_fefe);
-            r.set_ena_dbrp0(u64::from(iod[0] != 0));
-            r.set_ena_dbrp1(u64::from(iod[1] != 0));
-            r.set_ena_dbrp2(u64::from(iod[2] != 0));
-            r.set_ena_dbrp3(u64::from(iod[3] != 0));
-            r.set_cfg_dtag0(CFG[usize::from(iod[0])]);
-            r.set_cfg_dtag1(CFG[usize::from(iod[1])]);
-            r.set_cfg_dtag2(CFG[usize::from(iod[2])]);
-            r.set_cfg_dtag3(CFG[usize::from(iod[3])]);
-            out.emit(if mont { 41 } else { 13 }, r.0)?;
-        }
-        // Step I: opcode matchers.
-        if mont {
-            mont_opcm(prm, &evs, irr_used, &irr, &mut out)?;
-        } else if mod_present {
-            ita2_opcm(p, prm, &evs, irr_used, &irr, &mut out)?;
-        }
-        // Step J: branch / execution trace buffer.
-        let found = evs.iter().any(|e| {
-            e.desc.flags & (crate::pmu::ia64::event_flag::BTB | crate::pmu::ia64::event_flag::ETB)
-                != 0
-        });
-        let params = if mont {
-            prm.etb.as_ref()
-        } else {
-            prm.btb.as_ref()
-        };
-        let mut bad_dear = evs
-            .iter()
-            .any(|e| matches!(e.f.ear, Ia64Ear::DearTlb | Ia64Ear::DearAlat));
-        if !bad_dear {
-            if let Some(d) = &prm.dear {
-                bad_dear = matches!(param_mode(d), 1 | 2);
-            }
-        }
-        if found || params.is_some() || bad_dear {
-            let dflt = BtbParams {
-                tm: 3,
-                ptm: 3,
-                ppm: 3,
-                ..BtbParams::default()
-            };
-            let b = params.or(if found { Some(&dflt) } else { None });
-            let mut v = 0u64;
-            if let Some(b) = b {
-                let plm = opt_plm4(&b.plm)?;
-                let mut r = Ita2BtbCfg::default();
-                r.set_plm(u64::from(if plm != 0 { plm } else { dfl }));
-                r.set_pm(sysw);
-                r.set_ds(if mont { 0 } else { u64::from(b.ds) });
-                r.set_tm(u64::from(b.tm));
-                r.set_ptm(u64::from(b.ptm));
-                r.set_ppm(u64::from(b.ppm));
-                r.set_brt(u64::from(b.brt));
-                v = r.0;
-            }
-            if bad_dear && v != 0 {
-                return Err(err(
-                    K::EventIncompatible,
-                    format!(
-                        "branch capture ({}) cannot be used with a data EAR in TLB or ALAT mode: they share the trace buffer's registers",
-                        if mont { "ETB" } else { "BTB" }
-                    ),
-                ));
-            }
-            out.emit(if mont { 39 } else { 12 }, v)?;
-            if found || params.is_some() {
-                if mont {
-                    out.pmds.extend([38, 39]);
-                    out.pmds.extend(48..=63);
-                } else {
-                    out.pmds.extend(8..=16);
-                }
-            }
-        }
-        // Step K: IP-EAR (Montecito).
-        if let Some(ip) = &prm.ipear {
-            if prm.etb.is_some() || found {
-                return Err(err(
-                    K::FeatureCombination,
-                    "the IP-EAR uses the execution trace buffer: it excludes branch capture (etb parameters or an ETB event)",
-                ));
-            }
-            let plm = opt_plm4(&ip.plm)?;
-            let mut r = MontIpearCfg::default();
-            r.set_plm(u64::from(if plm != 0 { plm } else { dfl }));
-            r.set_pm(sysw);
-            r.set_mode(4);
-            r.set_delay(u64::from(ip.delay));
-            out.emit(42, r.0)?;
-            out.pmds.extend([38, 39]);
-            out.pmds.extend(48..=63);
         }
     }
+    Ok(found)
+}
 
-    let assignments = evs
-        .iter()
-        .zip(&assign)
-        .map(|(e, &c)| Assignment {
-            event: e.text.clone(),
-            fstr: e.fstr.clone(),
-            counter: pmd_reg(c),
-        })
-        .collect();
-    Ok(Dispatch {
-        assignments,
-        pmcs: out
-            .pmcs
-            .iter()
-            .map(|&(n, v)| RegValue {
-                reg: pmc_reg(n),
-                value: v,
-            })
-            .collect(),
-        pmds: out.pmds.iter().map(|&n| pmd_reg(n)).collect(),
-        irange: mod_present.then(|| irr.result("IBR")),
-        drange: mod_present.then(|| drr.result("DBR")),
-        irange_is_fine: (mod_present && model != Ia64Model::Itanium)
-            .then_some(!irr.br.is_empty() && fine),
-    })
+/// Montecito step K: the IP-EAR, which excludes branch capture.
+fn ipear_step(cx: &Ctx<'_>, found: bool, out: &mut Out<'_>) -> Result<(), DispatchError> {
+    let Ctx { prm, dfl, sysw, .. } = *cx;
+    if let Some(ip) = &prm.ipear {
+        if prm.etb.is_some() || found {
+            return Err(err(
+                K::FeatureCombination,
+                "the IP-EAR uses the execution trace buffer: it excludes branch capture (etb parameters or an ETB event)",
+            ));
+        }
+        let plm = opt_plm4(&ip.plm)?;
+        let mut r = MontIpearCfg::default();
+        r.set_plm(u64::from(if plm != 0 { plm } else { dfl }));
+        r.set_pm(sysw);
+        r.set_mode(4);
+        r.set_delay(u64::from(ip.delay));
+        out.emit(42, r.0)?;
+        out.pmds.extend([38, 39]);
+        out.pmds.extend(48..=63);
+    }
+    Ok(())
 }
 
 /// Itanium / Itanium 2: the first valid choice of distinct counters PMC4-PMC7,
@@ -1255,28 +1333,22 @@ fn assign_mont(p: &PmuDesc, evs: &[Ev], unavail: &[u32]) -> Result<Vec<u32>, Dis
         asg[i] = 5;
         avail[5] = false;
     }
-    let (mut p1, mut p2) = (0usize, 0usize);
+    // The first three events of each L2D set go to that set's counters.
+    let sets: [(&[bool], [u32; 3]); 2] = [(&in1, [4, 5, 8]), (&in2, [6, 7, 9])];
+    let mut placed = [0usize; 2];
     let mut deferred = Vec::new();
-    for i in 0..n {
-        if p1 < 3 && in1[i] {
-            let c = [4, 5, 8][p1];
-            if !avail[c as usize] {
-                return Err(noassign(c));
+    'events: for i in 0..n {
+        for (k, (members, slots)) in sets.iter().enumerate() {
+            if placed[k] < 3 && members[i] {
+                let c = slots[placed[k]];
+                if !avail[c as usize] {
+                    return Err(noassign(c));
+                }
+                asg[i] = c;
+                avail[c as usize] = false;
+                placed[k] += 1;
+                continue 'events;
             }
-            asg[i] = c;
-            avail[c as usize] = false;
-            p1 += 1;
-            continue;
-        }
-        if p2 < 3 && in2[i] {
-            let c = [6, 7, 9][p2];
-            if !avail[c as usize] {
-                return Err(noassign(c));
-            }
-            asg[i] = c;
-            avail[c as usize] = false;
-            p2 += 1;
-            continue;
         }
         if Some(i) != l1d {
             deferred.push(i);
@@ -1328,7 +1400,6 @@ fn code_ranges(
     prm: &Ia64Params,
     dfl: u32,
     irr: &mut Rr,
-    req: &Request,
     out: &mut Out<'_>,
 ) -> Result<bool, DispatchError> {
     let mont = model == Ia64Model::Montecito;
@@ -1423,7 +1494,6 @@ fn code_ranges(
         prefetch_count = evs.iter().filter(|e| pre.contains(&e.code())).count();
     }
     let erratum = mont || !prm.no_fine_mode_erratum;
-    let _ = req;
     if !fine {
         if retired_only {
             cover_all(&ranges, dfl, 0, irr, true)?;

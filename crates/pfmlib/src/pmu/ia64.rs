@@ -182,20 +182,12 @@ pub(crate) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     };
     let value = counter_pmc(model, ev, f, setup);
 
-    d.fstr.clear();
-    d.push_fstr(ev.name);
-    d.sort_attrs();
-    for i in 0..d.attrs.len() {
-        let p = *d.pattr(i);
-        if p.ctrl == AttrCtrl::Pmu && p.ty == AttrType::Umask {
-            d.push_fstr(&format!(":{}", p.name));
-        }
-    }
-    d.push_fstr(&format!(
-        ":k={}:u={}:thres={thres}",
-        plm & 1,
-        (plm >> 3) & 1
-    ));
+    d.write_fstr(|m| match m {
+        modifier::K => Some(plm & 1),
+        modifier::U => Some((plm >> 3) & 1),
+        modifier::THRES => Some(thres),
+        _ => None,
+    });
     Ok(vec![value])
 }
 

@@ -176,31 +176,13 @@ pub(crate) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     reg.set_pmi(1);
     reg.set_en(1);
 
-    d.fstr.clear();
-    d.push_fstr(ev.name);
-    d.sort_attrs();
-    for k in 0..d.attrs.len() {
-        let p = *d.pattr(k);
-        match (p.ctrl, p.ty) {
-            (AttrCtrl::Pmu, AttrType::Umask) => d.push_fstr_attr(p.name),
-            (AttrCtrl::Pmu, AttrType::RawUmask) => d.push_fstr(&format!(":0x{:x}", p.idx as u32)),
-            _ => {}
-        }
-    }
-    for i in 0..d.pattrs.len() {
-        let p = d.pattrs[i];
-        if p.ctrl != AttrCtrl::Pmu || matches!(p.ty, AttrType::Umask | AttrType::RawUmask) {
-            continue;
-        }
-        let v = match p.idx {
-            modifier::E => reg.edge(),
-            modifier::I => reg.inv(),
-            modifier::C => reg.cmask(),
-            modifier::O => reg.occ_rst(),
-            _ => continue,
-        };
-        d.push_fstr_val(p.name, v);
-    }
+    d.write_fstr(|m| match m {
+        modifier::E => Some(reg.edge()),
+        modifier::I => Some(reg.inv()),
+        modifier::C => Some(reg.cmask()),
+        modifier::O => Some(reg.occ_rst()),
+        _ => None,
+    });
     Ok(vec![reg.0])
 }
 
