@@ -537,7 +537,9 @@ impl Counter {
 }
 
 fn cpu_exists(cpu: i32) -> bool {
-    std::path::Path::new(&format!("/sys/devices/system/cpu/cpu{cpu}")).exists()
+    Library::global()
+        .host()
+        .file_exists(&format!("/sys/devices/system/cpu/cpu{cpu}"))
 }
 
 fn short_read(name: &str) -> Error {

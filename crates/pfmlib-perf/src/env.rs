@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use crate::error::Error;
-use std::path::Path;
+use pfmlib::{Host, Library};
 
 /// `CAP_SYS_ADMIN` bit in `CapEff`.
 const CAP_SYS_ADMIN: u32 = 21;
@@ -13,7 +13,7 @@ const CAP_PERFMON: u32 = 38;
 
 /// The facts a `perf_event_open` failure is explained with.
 ///
-/// [`Environment::detect`] reads them from `/proc` and `/sys`; tests build
+/// [`Environment::detect`] reads them through pfmlib's [`Host`]; tests build
 /// them by hand to check every explanation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Environment {
@@ -28,12 +28,16 @@ pub struct Environment {
 }
 
 impl Environment {
-    /// Reads the running system.
+    /// The running system's facts, read through the host of
+    /// [`Library::global`] (pfmlib's one source of host facts).
     pub fn detect() -> Environment {
-        let paranoid = std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
-            .ok()
-            .and_then(|s| s.trim().parse().ok());
-        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        Environment::from_host(Library::global().host())
+    }
+
+    /// The facts of `host`: its paranoid level and PMU, and this process's
+    /// capabilities and seccomp state from its `/proc/self/status`.
+    pub fn from_host(host: &Host) -> Environment {
+        let status = host.read_file_now("/proc/self/status").unwrap_or_default();
         let field = |name: &str| {
             status
                 .lines()
@@ -46,19 +50,17 @@ impl Environment {
         let privileged = cap_eff & (1 << CAP_SYS_ADMIN) != 0 || cap_eff & (1 << CAP_PERFMON) != 0;
         let seccomp_filter = field("Seccomp:").is_some_and(|v| v == "2");
         Environment {
-            paranoid,
+            paranoid: host.perf_event_paranoid,
             privileged,
             seccomp_filter,
-            hardware_pmu: hardware_pmu(),
+            hardware_pmu: host.kernel_cpu_pmu,
         }
     }
 }
 
 /// True when the kernel exposes a hardware CPU PMU.
 pub fn hardware_pmu() -> bool {
-    Path::new("/sys/bus/event_source/devices/cpu").exists()
-        || Path::new("/sys/bus/event_source/devices/cpu_core").exists()
-        || Path::new("/sys/bus/event_source/devices/armv8_pmuv3_0").exists()
+    Library::global().host().kernel_cpu_pmu
 }
 
 /// Whom an open was for, as far as the explanation is concerned.

@@ -12,8 +12,9 @@
 //! ```
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::registry::Event;
-use crate::tables::Ia64Desc;
+use crate::library::Event;
+use crate::pmu::ia64::{event_flag, facts, is_ia64, model, Ia64Facts};
+pub use crate::pmu::ia64::{Ia64Ear, Ia64EventType, Ia64Group, Ia64Model};
 use serde::Serialize;
 
 /// Qualifier bits of [`Ia64Event::qualifiers`].
@@ -26,24 +27,6 @@ pub mod qual {
     pub const DARR: u8 = 4;
     /// Montecito `.all` (both hardware threads) qualifier.
     pub const ALL: u8 = 8;
-}
-
-/// Which Event Address Register an event drives, and in which mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ia64Ear {
-    /// Not an EAR event.
-    None,
-    /// Data EAR, cache-miss mode.
-    DearCache,
-    /// Data EAR, TLB-miss mode.
-    DearTlb,
-    /// Data EAR, ALAT mode (Itanium 2, Montecito).
-    DearAlat,
-    /// Instruction EAR, cache-miss mode.
-    IearCache,
-    /// Instruction EAR, TLB-miss mode.
-    IearTlb,
 }
 
 /// EAR mode (`pfm_*_get_event_ear_mode`), with libpfm-3's numbers.
@@ -79,33 +62,6 @@ impl EarMode {
     }
 }
 
-/// Cache group of an Itanium 2 / Montecito event (events of different sets of
-/// one group cannot be measured together).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ia64Group {
-    /// Not a grouped cache event.
-    None,
-    /// L1 data cache group.
-    L1d,
-    /// L2 (data) cache group.
-    L2d,
-}
-
-/// Montecito event type (`pfm_mont_get_event_type`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ia64EventType {
-    /// Occurs only while the thread that caused it is active (0).
-    Active,
-    /// May occur while the thread is inactive (1).
-    Floating,
-    /// Belongs to no thread (2).
-    Causal,
-    /// Floating when measured with `.me`, causal otherwise (3).
-    SelfFloating,
-}
-
 impl Ia64EventType {
     /// libpfm-3's numeric value.
     pub fn code(self) -> i32 {
@@ -118,42 +74,22 @@ impl Ia64EventType {
     }
 }
 
-/// The three IA-64 PMU models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ia64Model {
-    /// Itanium (Merced): PMC4-PMC7, BTB.
-    Itanium,
-    /// Itanium 2 (McKinley, Madison): PMC4-PMC7, BTB, cache groups.
-    Itanium2,
-    /// Itanium 2 9000 (Montecito): PMC4-PMC15, ETB, IP-EAR, MESI qualifiers.
-    Montecito,
-}
-
-impl Ia64Model {
-    /// The model of a PMU name.
-    pub fn from_pmu(name: &str) -> Option<Ia64Model> {
-        match name {
-            "itanium" => Some(Ia64Model::Itanium),
-            "itanium2" => Some(Ia64Model::Itanium2),
-            "montecito" => Some(Ia64Model::Montecito),
-            _ => None,
-        }
-    }
-}
-
 /// The IA-64 view of an event: every per-event query of the seed pages.
 #[derive(Debug, Clone, Copy)]
 pub struct Ia64Event<'a> {
     event: Event<'a>,
     model: Ia64Model,
-    d: &'static Ia64Desc,
+    d: Ia64Facts,
 }
 
 impl<'a> Ia64Event<'a> {
-    pub(crate) fn new(event: Event<'a>, d: &'static Ia64Desc) -> Option<Ia64Event<'a>> {
-        let model = Ia64Model::from_pmu(event.pmu().name())?;
-        Some(Ia64Event { event, model, d })
+    pub(crate) fn new(event: Event<'a>) -> Option<Ia64Event<'a>> {
+        let pmu = event.pmu().desc;
+        is_ia64(pmu).then(|| Ia64Event {
+            event,
+            model: model(pmu),
+            d: facts(event.desc),
+        })
     }
 
     /// The underlying event.
@@ -226,12 +162,12 @@ impl<'a> Ia64Event<'a> {
 
     /// Is it the branch trace buffer event (Itanium, Itanium 2)?
     pub fn is_btb(&self) -> bool {
-        self.event.desc().flags & crate::pmu::ia64::event_flag::BTB != 0
+        self.event.desc.flags() & event_flag::BTB != 0
     }
 
     /// Is it the execution trace buffer event (Montecito)?
     pub fn is_etb(&self) -> bool {
-        self.event.desc().flags & crate::pmu::ia64::event_flag::ETB != 0
+        self.event.desc.flags() & event_flag::ETB != 0
     }
 
     /// Qualifier bits, see [`qual`].
@@ -327,15 +263,14 @@ impl<'a> Ia64Event<'a> {
             counters: format!("{:#x}", self.counters()),
             maxincr: self.maxincr(),
             umask: self.umask(),
-            num_masks: self.event.desc().umasks.len(),
+            num_masks: self.event.desc.numasks(),
             mask_names: self
                 .event
-                .desc()
-                .umasks
-                .iter()
+                .desc
+                .umasks()
                 .map(|u| MaskName {
-                    name: u.name,
-                    code: u.code,
+                    name: u.name(),
+                    code: u.code(),
                 })
                 .collect(),
             is_ear: self.is_ear() as u8,

@@ -19,28 +19,41 @@
 //! assert_eq!((attr.type_, attr.config, attr.exclude_kernel), (4, 0x214, true));
 //! ```
 //!
-//! Layers, bottom up: static tables generated from `data/*.toml`
-//! ([`tables`](crate) internals) → engines per PMU family (`pmu`) → event
-//! strings (`event`) → OS encodings (`os`) → the public [`Library`].
+//! Layers, bottom up (see ARCHITECTURE.md): static tables generated from
+//! `data/*.toml` (`tables`) → one engine per PMU family (`pmu`) → event
+//! strings (`event`: resolve, then attributes) → OS encodings (`os`) → the
+//! public [`Library`]; the machine's facts come through one [`Host`].
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod attrs;
+mod ctx;
+#[allow(dead_code)] // some of the vocabulary is only read by the generator
+#[path = "pmu/defs.rs"]
+mod defs;
+mod desc;
 pub mod dispatch;
 mod error;
 mod event;
-mod host;
+pub mod host;
 pub mod ia64;
+mod kernel;
+mod library;
 mod model;
 mod os;
 mod pmu;
-mod registry;
 pub mod regs;
 mod tables;
 
 pub use error::{Error, ErrorKind, Result};
-pub use host::{ArchPerfmon, Host};
-pub use model::{AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo, PmuKind, Speculation};
-pub use os::{Encoding, PerfAttr};
-pub use registry::{encode, find_event, Event, Library, Pmu};
-pub use tables::Vendor;
+pub use host::{Arch, ArchPerfmon, Host};
+pub use kernel::PerfAttr;
+pub use library::{encode, find_event, Event, Library, Options, Pmu};
+pub use model::{
+    AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo, PmuKind, Speculation, Vendor,
+};
+pub use os::Encoding;
+/// The kernel's `perf_event_attr` (from `perf-event-open-sys`), which
+/// [`PerfAttr::to_kernel`] returns.
+pub use perf_event_open_sys::bindings::perf_event_attr;

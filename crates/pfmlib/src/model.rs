@@ -4,6 +4,19 @@
 use serde::Serialize;
 use std::fmt;
 
+/// CPU vendor, as reported by CPUID leaf 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Vendor {
+    /// GenuineIntel.
+    Intel,
+    /// AuthenticAMD.
+    Amd,
+    /// Anything else.
+    Other,
+}
+
 /// Type of a PMU (libpfm4's `pfm_pmu_type_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -167,6 +180,7 @@ impl Speculation {
 
 /// Information about one PMU (libpfm4's `pfm_pmu_info_t`).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct PmuInfo {
     /// Short name, the `name::` prefix of event strings.
     pub name: &'static str,
@@ -192,6 +206,7 @@ pub struct PmuInfo {
 
 /// Information about one event (libpfm4's `pfm_event_info_t`).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct EventInfo {
     /// Event name.
     pub name: &'static str,
@@ -217,6 +232,7 @@ pub struct EventInfo {
 
 /// Information about one attribute of an event (libpfm4's `pfm_event_attr_info_t`).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct AttrInfo {
     /// Attribute name.
     pub name: &'static str,

@@ -428,6 +428,127 @@ register! {
     }
 }
 
+impl FixedCtrCtrl {
+    /// Moves counter 0's fields (`os0`, `usr0`, `any0`, `pmi0`) to fixed
+    /// counter `n`: each counter has four bits, counter `n` at bit `4 * n`.
+    pub fn for_counter(self, n: u32) -> FixedCtrCtrl {
+        FixedCtrCtrl(self.0 << (4 * n))
+    }
+}
+
+register! {
+    /// `IA32_PERF_GLOBAL_CTRL`: one enable bit per counter.
+    pub struct PerfGlobalCtrl {
+        /// Generic counter n enabled (bit n).
+        pmc_en / set_pmc_en: 0 ..= 3,
+        /// Fixed counter n enabled (bit 32 + n).
+        fixed_en / set_fixed_en: 32 ..= 34,
+    }
+}
+
+register! {
+    /// `IA32_PEBS_ENABLE` (Nehalem, Westmere).
+    pub struct PebsEnable {
+        /// PEBS on generic counter n (bit n).
+        pebs_en / set_pebs_en: 0 ..= 3,
+        /// Load-latency filtering on generic counter n (bit 32 + n).
+        ld_lat_en / set_ld_lat_en: 32 ..= 35,
+    }
+}
+
+register! {
+    /// `MSR_UNCORE_PERF_GLOBAL_CTRL`: one enable bit per uncore counter.
+    pub struct UncPerfGlobalCtrl {
+        /// Uncore generic counter n enabled (bit n).
+        pmc_en / set_pmc_en: 0 ..= 7,
+        /// Uncore fixed counter enabled.
+        fixed_en / set_fixed_en: 32 ..= 32,
+    }
+}
+
+register! {
+    /// `MSR_UNCORE_FIXED_CTR_CTRL`.
+    pub struct UncFixedCtrCtrl {
+        /// Enable.
+        en / set_en: 0 ..= 0,
+        /// Interrupt on overflow.
+        pmi / set_pmi: 2 ..= 2,
+    }
+}
+
+impl IbrCfg {
+    /// The "ignore" bit of IBR pair `k` (0-3).
+    pub fn ig_ibrp(&self, k: u32) -> u64 {
+        match k {
+            0 => self.ig_ibrp0(),
+            1 => self.ig_ibrp1(),
+            2 => self.ig_ibrp2(),
+            _ => self.ig_ibrp3(),
+        }
+    }
+
+    /// Sets the "ignore" bit of IBR pair `k` (0-3).
+    pub fn set_ig_ibrp(&mut self, k: u32, v: u64) {
+        match k {
+            0 => self.set_ig_ibrp0(v),
+            1 => self.set_ig_ibrp1(v),
+            2 => self.set_ig_ibrp2(v),
+            _ => self.set_ig_ibrp3(v),
+        }
+    }
+}
+
+impl DbrCfg {
+    /// Sets pair `k` (0-3): its enable bit and its tag configuration.
+    pub fn set_pair(&mut self, k: u32, ena: u64, cfg: u64) {
+        match k {
+            0 => {
+                self.set_ena_dbrp0(ena);
+                self.set_cfg_dtag0(cfg);
+            }
+            1 => {
+                self.set_ena_dbrp1(ena);
+                self.set_cfg_dtag1(cfg);
+            }
+            2 => {
+                self.set_ena_dbrp2(ena);
+                self.set_cfg_dtag2(cfg);
+            }
+            _ => {
+                self.set_ena_dbrp3(ena);
+                self.set_cfg_dtag3(cfg);
+            }
+        }
+    }
+}
+
+register! {
+    /// Itanium 2 `PMC15` / Montecito `PMC36`: per IBR pair, whether the
+    /// opcode matcher is ignored (neutral value: all ignored).
+    pub struct OpcmChannels {
+        /// IBR pair 0 ignores its matcher.
+        ig_opcm0 / set_ig_opcm0: 0 ..= 0,
+        /// IBR pair 1 ignores its matcher.
+        ig_opcm1 / set_ig_opcm1: 1 ..= 1,
+        /// IBR pair 2 ignores its matcher.
+        ig_opcm2 / set_ig_opcm2: 2 ..= 2,
+        /// IBR pair 3 ignores its matcher.
+        ig_opcm3 / set_ig_opcm3: 3 ..= 3,
+    }
+}
+
+impl OpcmChannels {
+    /// Sets the "ignore matcher" bit of IBR pair `k` (0-3).
+    pub fn set_ig_opcm(&mut self, k: u32, v: u64) {
+        match k {
+            0 => self.set_ig_opcm0(v),
+            1 => self.set_ig_opcm1(v),
+            2 => self.set_ig_opcm2(v),
+            _ => self.set_ig_opcm3(v),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use super::{
     EarParams, EventFlag, EventRequest, Ia64Params, IpearParams, Ism, Num, Opcm, RangeParams,
     Request,
 };
-use crate::registry::Library;
+use crate::library::{Library, Pmu};
 use serde::{Deserialize, Serialize};
 
 /// One request (the `input` object of the reference vectors).
@@ -421,90 +421,19 @@ pub fn to_request(lib: &Library, input: &Input) -> Result<Request, DispatchError
     let counters = input
         .model
         .as_ref()
-        .map(|m| m.counters.clone())
+        .map(|m| m.counters.as_slice())
         .unwrap_or_default();
-    let mut events = Vec::with_capacity(input.events.len());
-    for (i, e) in input.events.iter().enumerate() {
-        let (event, plm) = match e {
-            InputEvent::Name(n) => (n.clone(), None),
-            InputEvent::Full {
-                name,
-                plm,
-                unit_masks,
-                ..
-            } => {
-                let mut s = name.clone();
-                if !unit_masks.is_empty() {
-                    let ev = pmu.event(name).ok_or_else(|| {
-                        DispatchError::new(
-                            K::NotFound,
-                            format!("no event {name} on PMU {}", pmu.name()),
-                        )
-                    })?;
-                    let masks: Vec<_> = ev
-                        .attrs(crate::Os::None)
-                        .into_iter()
-                        .filter(|a| a.attr_type == crate::AttrType::Umask)
-                        .collect();
-                    for &u in unit_masks {
-                        let a = masks.get(u as usize).ok_or_else(|| {
-                            DispatchError::new(
-                                K::Umask,
-                                format!("{name} has no unit mask number {u}"),
-                            )
-                        })?;
-                        s.push(':');
-                        s.push_str(a.name);
-                    }
-                }
-                (s, plm_letters(*plm))
-            }
-        };
-        let c = counters.get(i).copied().unwrap_or_default();
-        let mut flags = Vec::new();
-        if c.flags & 1 != 0 {
-            flags.push(EventFlag::NoQualcheck);
-        }
-        if c.flags & 2 != 0 {
-            flags.push(EventFlag::AllThreads);
-        }
-        events.push(EventRequest {
-            event,
-            plm,
-            flags,
-            thres: c.thres,
-            ism: ism(c.ism)?,
-            ..EventRequest::default()
-        });
-    }
-    let ia64 = match &input.model {
-        None => None,
-        Some(m) => Some(Ia64Params {
-            pmc8: m.pmc8.filter(|p| used(p.used)).map(|p| p.pmc_val),
-            pmc9: m.pmc9.filter(|p| used(p.used)).map(|p| p.pmc_val),
-            opcm1: m.opcm1.filter(|o| used(o.used)).map(opcm),
-            opcm2: m.opcm2.filter(|o| used(o.used)).map(opcm),
-            iear: m
-                .iear
-                .filter(|e| used(e.used))
-                .map(|e| ear(&e))
-                .transpose()?,
-            dear: m
-                .dear
-                .filter(|e| used(e.used))
-                .map(|e| ear(&e))
-                .transpose()?,
-            btb: m.btb.filter(|b| used(b.used)).map(|b| btb(&b)),
-            etb: m.etb.filter(|b| used(b.used)).map(|b| btb(&b)),
-            ipear: m.ipear.filter(|p| used(p.used)).map(|p| IpearParams {
-                plm: plm_letters(p.plm),
-                delay: p.delay,
-            }),
-            irange: m.irange.as_ref().filter(|r| used(r.used)).map(ranges),
-            drange: m.drange.as_ref().filter(|r| used(r.used)).map(ranges),
-            no_fine_mode_erratum: input.detect.as_deref() == Some("force"),
-        }),
-    };
+    let events = input
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| event_request(pmu, e, counters.get(i).copied().unwrap_or_default()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ia64 = input
+        .model
+        .as_ref()
+        .map(|m| ia64_params(m, input.detect.as_deref() == Some("force")))
+        .transpose()?;
     Ok(Request {
         pmu: input.pmu.clone(),
         dfl_plm: plm_letters(input.dfl_plm),
@@ -513,6 +442,94 @@ pub fn to_request(lib: &Library, input: &Input) -> Result<Request, DispatchError
         unavail_pmcs: input.unavail_pmcs.clone(),
         nhm: None,
         ia64,
+    })
+}
+
+/// One event with its per-counter settings.
+fn event_request(
+    pmu: Pmu<'_>,
+    e: &InputEvent,
+    c: CounterInput,
+) -> Result<EventRequest, DispatchError> {
+    let (event, plm) = match e {
+        InputEvent::Name(n) => (n.clone(), None),
+        InputEvent::Full {
+            name,
+            plm,
+            unit_masks,
+            ..
+        } => (event_string(pmu, name, unit_masks)?, plm_letters(*plm)),
+    };
+    let mut flags = Vec::new();
+    if c.flags & 1 != 0 {
+        flags.push(EventFlag::NoQualcheck);
+    }
+    if c.flags & 2 != 0 {
+        flags.push(EventFlag::AllThreads);
+    }
+    Ok(EventRequest {
+        event,
+        plm,
+        flags,
+        thres: c.thres,
+        ism: ism(c.ism)?,
+        ..EventRequest::default()
+    })
+}
+
+/// `NAME:MASK...`: the unit masks given by index.
+fn event_string(pmu: Pmu<'_>, name: &str, unit_masks: &[u32]) -> Result<String, DispatchError> {
+    let mut s = name.to_string();
+    if unit_masks.is_empty() {
+        return Ok(s);
+    }
+    let ev = pmu.event(name).ok_or_else(|| {
+        DispatchError::new(
+            K::NotFound,
+            format!("no event {name} on PMU {}", pmu.name()),
+        )
+    })?;
+    let masks: Vec<_> = ev
+        .attrs(crate::Os::None)
+        .into_iter()
+        .filter(|a| a.attr_type == crate::AttrType::Umask)
+        .collect();
+    for &u in unit_masks {
+        let a = masks.get(u as usize).ok_or_else(|| {
+            DispatchError::new(K::Umask, format!("{name} has no unit mask number {u}"))
+        })?;
+        s.push(':');
+        s.push_str(a.name);
+    }
+    Ok(s)
+}
+
+/// The model-specific parameters; a sub-object is used unless `"used": 0`.
+fn ia64_params(m: &ModInput, forced: bool) -> Result<Ia64Params, DispatchError> {
+    Ok(Ia64Params {
+        pmc8: m.pmc8.filter(|p| used(p.used)).map(|p| p.pmc_val),
+        pmc9: m.pmc9.filter(|p| used(p.used)).map(|p| p.pmc_val),
+        opcm1: m.opcm1.filter(|o| used(o.used)).map(opcm),
+        opcm2: m.opcm2.filter(|o| used(o.used)).map(opcm),
+        iear: m
+            .iear
+            .filter(|e| used(e.used))
+            .map(|e| ear(&e))
+            .transpose()?,
+        dear: m
+            .dear
+            .filter(|e| used(e.used))
+            .map(|e| ear(&e))
+            .transpose()?,
+        btb: m.btb.filter(|b| used(b.used)).map(|b| btb(&b)),
+        etb: m.etb.filter(|b| used(b.used)).map(|b| btb(&b)),
+        ipear: m.ipear.filter(|p| used(p.used)).map(|p| IpearParams {
+            plm: plm_letters(p.plm),
+            delay: p.delay,
+        }),
+        irange: m.irange.as_ref().filter(|r| used(r.used)).map(ranges),
+        drange: m.drange.as_ref().filter(|r| used(r.used)).map(ranges),
+        no_fine_mode_erratum: forced,
     })
 }
 

@@ -19,9 +19,11 @@
 mod ia64;
 pub mod libpfm3;
 mod nhm;
+mod source;
 
-use crate::registry::Library;
+use crate::library::Library;
 use serde::{Deserialize, Serialize};
+use source::Dispatcher;
 
 /// libpfm-3's error kinds, with its numeric codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -615,12 +617,12 @@ pub fn dispatch(lib: &Library, req: &Request) -> Result<Dispatch, DispatchError>
             format!("unknown PMU {:?}", req.pmu),
         )
     })?;
-    match pmu.name() {
-        "nhm" | "nhm_ex" | "wsm" | "wsm_dp" => nhm::dispatch(lib, pmu, req),
-        "itanium" | "itanium2" | "montecito" => ia64::dispatch(lib, pmu, req),
-        other => Err(DispatchError::new(
+    match source::dispatcher(pmu) {
+        Some(Dispatcher::Nehalem) => nhm::dispatch(lib, pmu, req),
+        Some(Dispatcher::Ia64(model)) => ia64::dispatch(lib, pmu, model, req),
+        None => Err(DispatchError::new(
             DispatchErrorKind::NotSupported,
-            format!("dispatch is not implemented for PMU {other}"),
+            format!("dispatch is not implemented for PMU {}", pmu.name()),
         )),
     }
 }

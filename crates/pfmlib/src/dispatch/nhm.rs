@@ -2,6 +2,11 @@
 //! counters, the uncore's eight generic and one fixed counter, PEBS with
 //! load-latency filtering, and the 16-entry LBR.
 //!
+//! The steps: request settings ([`Settings::of`]), each event checked,
+//! encoded and given its candidate counters ([`prepare`]), totals checked,
+//! core and uncore counters assigned (two independent searches), registers
+//! programmed ([`program`]).
+//!
 //! Register values follow the Intel SDM layouts: `IA32_PERFEVTSELx`,
 //! `IA32_FIXED_CTR_CTRL` (4 bits per fixed counter: OS, USR, AnyThread, PMI),
 //! `IA32_PERF_GLOBAL_CTRL`, `IA32_PEBS_ENABLE` (PEBS bits 0-3, load-latency
@@ -9,23 +14,97 @@
 //! `MSR_UNCORE_PERFEVTSELx`, `MSR_UNCORE_FIXED_CTR_CTRL`,
 //! `MSR_UNCORE_PERF_GLOBAL_CTRL`.
 
+use super::source::{self, EncodedEvent, Side, SourceError};
 use super::{
-    parse_plm, Assignment, Dispatch, DispatchError, DispatchErrorKind as K, EventFlag, LbrFilter,
-    Reg, RegValue, Request,
+    parse_plm, Assignment, Dispatch, DispatchError, DispatchErrorKind as K, EventFlag,
+    EventRequest, LbrFilter, LbrParams, PebsParams, Reg, RegValue, Request,
 };
 use crate::error::ErrorKind;
-use crate::event::parse_event;
-use crate::model::{AttrCtrl, AttrType, Os, Plm, PmuKind};
-use crate::pmu::intel_x86::{ev_flag, um_flag};
-use crate::registry::{Library, Pmu};
-use crate::regs::{FixedCtrCtrl, LbrSelect, PerfEvtSel, UncPerfEvtSel};
+use crate::library::{Library, Pmu};
+use crate::model::Plm;
+use crate::regs::{
+    FixedCtrCtrl, LbrSelect, PebsEnable, PerfEvtSel, PerfGlobalCtrl, UncFixedCtrCtrl,
+    UncPerfEvtSel, UncPerfGlobalCtrl,
+};
 
 const NUM_GEN: u32 = 4;
 const NUM_FIXED: u32 = 3;
 const NUM_UNC_GEN: u32 = 8;
 const LBR_DEPTH: u32 = 16;
 
-/// A counter an event can use.
+/// Privilege-level bits of a request: level 0 (`k`), levels 1-3 (`u`, `1`,
+/// `2`), the hypervisor (`h`).
+const PLM0: u32 = 0x1;
+const PLM12: u32 = 0x6;
+const PLM123: u32 = 0xe;
+const PLM3: u32 = 0x8;
+const PLM_H: u32 = 0x10;
+
+/// A model-specific register: its kind, the address of index 0, and whether
+/// its name carries the index (`PMC2`) or not (`LBR_TOS`).
+struct Msr {
+    kind: &'static str,
+    addr: u64,
+    indexed: bool,
+}
+
+impl Msr {
+    const fn indexed(kind: &'static str, addr: u64) -> Msr {
+        Msr {
+            kind,
+            addr,
+            indexed: true,
+        }
+    }
+
+    const fn single(kind: &'static str, addr: u64) -> Msr {
+        Msr {
+            kind,
+            addr,
+            indexed: false,
+        }
+    }
+
+    /// Register `index` of the kind.
+    fn at(&self, index: u32) -> Reg {
+        Reg {
+            name: if self.indexed {
+                format!("{}{index}", self.kind)
+            } else {
+                self.kind.to_string()
+            },
+            reg: self.kind,
+            index,
+            addr: self.addr + u64::from(index),
+        }
+    }
+
+    fn value(&self, index: u32, value: u64) -> RegValue {
+        RegValue {
+            reg: self.at(index),
+            value,
+        }
+    }
+}
+
+const PMC: Msr = Msr::indexed("PMC", 0xc1);
+const FIXED_CTR: Msr = Msr::indexed("FIXED_CTR", 0x309);
+const UNC_PMC: Msr = Msr::indexed("UNC_PMC", 0x3b0);
+const UNC_FIXED_CTR: Msr = Msr::single("UNC_FIXED_CTR", 0x394);
+const PERFEVTSEL: Msr = Msr::indexed("PERFEVTSEL", 0x186);
+const UNC_PERFEVTSEL: Msr = Msr::indexed("UNC_PERFEVTSEL", 0x3c0);
+const FIXED_CTR_CTRL: Msr = Msr::single("FIXED_CTR_CTRL", 0x38d);
+const PERF_GLOBAL_CTRL: Msr = Msr::single("PERF_GLOBAL_CTRL", 0x38f);
+const PEBS_ENABLE: Msr = Msr::single("PEBS_ENABLE", 0x3f1);
+const PEBS_LD_LAT_THRESHOLD: Msr = Msr::single("PEBS_LD_LAT_THRESHOLD", 0x3f6);
+const UNC_FIXED_CTR_CTRL: Msr = Msr::single("UNC_FIXED_CTR_CTRL", 0x395);
+const UNC_PERF_GLOBAL_CTRL: Msr = Msr::single("UNC_PERF_GLOBAL_CTRL", 0x391);
+const LBR_SELECT: Msr = Msr::single("LBR_SELECT", 0x1c8);
+const LBR_TOS: Msr = Msr::single("LBR_TOS", 0x1c9);
+const LBR_FROM_IP: Msr = Msr::indexed("LBR_FROM_IP", 0x680);
+const LBR_TO_IP: Msr = Msr::indexed("LBR_TO_IP", 0x6c0);
+
+/// A counter an event can use (in register-programming order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Ctr {
     Fixed(u32),
@@ -37,33 +116,74 @@ enum Ctr {
 impl Ctr {
     fn reg(self) -> Reg {
         match self {
-            Ctr::Gen(i) => reg("PMC", i, 0xc1 + i as u64),
-            Ctr::Fixed(i) => reg("FIXED_CTR", i, 0x309 + i as u64),
-            Ctr::UncGen(i) => reg("UNC_PMC", i, 0x3b0 + i as u64),
-            Ctr::UncFixed => reg("UNC_FIXED_CTR", 0, 0x394),
+            Ctr::Gen(i) => PMC.at(i),
+            Ctr::Fixed(i) => FIXED_CTR.at(i),
+            Ctr::UncGen(i) => UNC_PMC.at(i),
+            Ctr::UncFixed => UNC_FIXED_CTR.at(0),
         }
     }
 }
 
-fn reg(kind: &'static str, index: u32, addr: u64) -> Reg {
-    let name = match kind {
-        "FIXED_CTR_CTRL"
-        | "PERF_GLOBAL_CTRL"
-        | "PEBS_ENABLE"
-        | "PEBS_LD_LAT_THRESHOLD"
-        | "LBR_SELECT"
-        | "LBR_TOS"
-        | "UNC_FIXED_CTR"
-        | "UNC_FIXED_CTR_CTRL"
-        | "UNC_PERF_GLOBAL_CTRL" => kind.to_string(),
-        _ => format!("{kind}{index}"),
-    };
-    Reg {
-        name,
-        reg: kind,
-        index,
-        addr,
+fn err(kind: K, msg: impl Into<String>) -> DispatchError {
+    DispatchError::new(kind, msg)
+}
+
+/// The request-wide settings.
+struct Settings {
+    dfl_plm: u32,
+    pebs: PebsParams,
+    lbr: LbrParams,
+}
+
+impl Settings {
+    /// Checks the request-wide fields.
+    fn of(req: &Request) -> Result<Settings, DispatchError> {
+        let dfl_plm = parse_plm(req.dfl_plm.as_deref().unwrap_or("uk"))?;
+        if dfl_plm == 0 {
+            return Err(err(
+                K::Invalid,
+                "dfl_plm is empty: give at least one privilege level",
+            ));
+        }
+        if req.ia64.is_some() {
+            return Err(err(
+                K::Invalid,
+                "ia64 parameters given for an Intel Nehalem/Westmere PMU",
+            ));
+        }
+        if req.system_wide || !req.unavail_pmcs.is_empty() {
+            return Err(err(
+                K::NotSupported,
+                "system_wide and unavail_pmcs are IA-64 parameters: Nehalem dispatch does not take them",
+            ));
+        }
+        let params = req.nhm.clone().unwrap_or_default();
+        let pebs = params.pebs.unwrap_or_default();
+        if pebs.ld_lat_thres != 0 {
+            if !pebs.used {
+                return Err(err(K::Invalid, "ld_lat_thres needs PEBS: set pebs.used"));
+            }
+            if pebs.ld_lat_thres <= 3 || pebs.ld_lat_thres > 0xffff {
+                return Err(err(
+                    K::Invalid,
+                    format!("ld_lat_thres={} is out of range: the load-latency threshold must be greater than 3 and at most 65535 core cycles", pebs.ld_lat_thres),
+                ));
+            }
+        }
+        Ok(Settings {
+            dfl_plm,
+            pebs,
+            lbr: params.lbr.unwrap_or_default(),
+        })
     }
+}
+
+/// What every event step reads.
+struct Ctx<'a> {
+    lib: &'a Library,
+    core: Pmu<'a>,
+    uncore: Pmu<'a>,
+    settings: Settings,
 }
 
 /// One event after encoding, ready to place.
@@ -80,10 +200,165 @@ struct Placed {
     candidates: Vec<Ctr>,
 }
 
-fn err(kind: K, msg: impl Into<String>) -> DispatchError {
-    DispatchError::new(kind, msg)
+pub(super) fn dispatch(
+    lib: &Library,
+    core: Pmu<'_>,
+    req: &Request,
+) -> Result<Dispatch, DispatchError> {
+    let settings = Settings::of(req)?;
+    let uncore = source::nehalem_uncore(lib, core).ok_or_else(|| {
+        err(
+            K::NotSupported,
+            format!("no uncore PMU is known beside {}", core.name()),
+        )
+    })?;
+    let cx = Ctx {
+        lib,
+        core,
+        uncore,
+        settings,
+    };
+    let placed = req
+        .events
+        .iter()
+        .map(|er| prepare(&cx, er))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_totals(&placed, &cx.settings.pebs)?;
+    let slots = assign(&placed)?;
+    let (pmcs, pmds) = program(&placed, &slots, &cx.settings)?;
+    let assignments = placed
+        .iter()
+        .zip(&slots)
+        .map(|(p, c)| Assignment {
+            event: p.event.clone(),
+            fstr: p.fstr.clone(),
+            counter: c.reg(),
+        })
+        .collect();
+    Ok(Dispatch {
+        assignments,
+        pmcs,
+        pmds,
+        irange: None,
+        drange: None,
+        irange_is_fine: None,
+    })
 }
 
+/// Checks, encodes and settles one event: its register value and the
+/// counters it may use.
+fn prepare(cx: &Ctx<'_>, er: &EventRequest) -> Result<Placed, DispatchError> {
+    let (side, plm) = check_event(cx, er)?;
+    let uncore = side == Side::Uncore;
+    let pmu = if uncore { cx.uncore } else { cx.core };
+    // Levels 1-3 count as user, as the PERFEVTSEL USR bit does.
+    let enc_plm = Plm::from_bits(
+        if plm & PLM0 != 0 { 0x1 } else { 0 } | if plm & PLM123 != 0 { 0x8 } else { 0 },
+    )
+    .unwrap_or(Plm::DEFAULT);
+    let enc = source::encode_event(cx.lib, pmu, &er.event, enc_plm).map_err(|e| match e {
+        SourceError::Library(e) => from_encode(e, &er.event),
+        SourceError::OtherPmu(other) => err(
+            K::Invalid,
+            format!("event {:?} resolves to PMU {other}", er.event),
+        ),
+        SourceError::Table(m) => err(K::Invalid, m),
+    })?;
+    let sel = if uncore {
+        uncore_sel(&enc, er)?
+    } else {
+        core_sel(&enc, er)?
+    };
+    let pebs = cx.settings.pebs.used && enc.pebs && !uncore;
+    if pebs && (sel.modified || sel.any_thread) {
+        return Err(err(
+            K::FeatureCombination,
+            format!(
+                "event {:?}: a PEBS event must not use inv, edge, cnt_mask or anythr",
+                er.event
+            ),
+        ));
+    }
+    let candidates = candidates(&enc, uncore, sel.modified, pebs);
+    if candidates.is_empty() {
+        return Err(err(
+            K::NoAssign,
+            format!("event {:?} has no counter that supports it with these settings (fixed counters take no inv, edge or cnt_mask, nor PEBS)", er.event),
+        ));
+    }
+    Ok(Placed {
+        event: er.event.clone(),
+        fstr: enc.fstr,
+        uncore,
+        sel: sel.value,
+        plm,
+        anythr: er.flags.contains(&EventFlag::Anythr),
+        pebs,
+        ldlat: enc.uses_ldlat_umask,
+        candidates,
+    })
+}
+
+/// The request fields of one event: which PMU, its privilege levels, and
+/// the per-event settings that PMU takes.
+fn check_event(cx: &Ctx<'_>, er: &EventRequest) -> Result<(Side, u32), DispatchError> {
+    let invalid = |what: String| err(K::Invalid, format!("event {:?}{what}", er.event));
+    let side = source::nehalem_side(&er.event, cx.core, cx.uncore).ok_or_else(|| {
+        invalid(format!(
+            " is not a {} or {} event",
+            cx.core.name(),
+            cx.uncore.name()
+        ))
+    })?;
+    let uncore = side == Side::Uncore;
+    let plm = match &er.plm {
+        Some(p) => parse_plm(p)?,
+        None => cx.settings.dfl_plm,
+    };
+    if uncore {
+        if plm != PLM0 | PLM3 {
+            return Err(err(
+                K::Invalid,
+                format!("uncore event {:?}: the uncore counts every privilege level, so its plm must be exactly kernel and user (\"uk\")", er.event),
+            ));
+        }
+    } else if plm & PLM_H != 0 || plm == 0 {
+        return Err(invalid(
+            ": Nehalem core counters filter levels 0 (k) and 1-3 (u) only".into(),
+        ));
+    }
+    if er.cnt_mask > 255 {
+        return Err(invalid(format!(
+            ": cnt_mask={} is out of range [0-255]",
+            er.cnt_mask
+        )));
+    }
+    if let Some(f) = er
+        .flags
+        .iter()
+        .find(|f| matches!(f, EventFlag::NoQualcheck | EventFlag::AllThreads))
+    {
+        return Err(invalid(format!(": {f:?} is an IA-64 flag")));
+    }
+    if er.thres != 0 || er.ism.is_some() {
+        return Err(invalid(
+            ": thres and ism are IA-64 settings; Nehalem uses cnt_mask".into(),
+        ));
+    }
+    if uncore && er.flags.contains(&EventFlag::Anythr) {
+        return Err(invalid(
+            ": anythr is a core-PMU flag, not valid for the uncore".into(),
+        ));
+    }
+    if !uncore && er.flags.contains(&EventFlag::OccRst) {
+        return Err(invalid(
+            ": occ_rst is an uncore flag, not valid for core events".into(),
+        ));
+    }
+    Ok((side, plm))
+}
+
+/// libpfm4's error kinds as libpfm-3 ones.
 fn from_encode(e: crate::Error, event: &str) -> DispatchError {
     let kind = match e.kind() {
         ErrorKind::NotFound => K::NotFound,
@@ -94,273 +369,106 @@ fn from_encode(e: crate::Error, event: &str) -> DispatchError {
     err(kind, format!("event {event:?}: {e}"))
 }
 
-pub(super) fn dispatch(
-    lib: &Library,
-    core: Pmu<'_>,
-    req: &Request,
-) -> Result<Dispatch, DispatchError> {
-    let dfl_plm = parse_plm(req.dfl_plm.as_deref().unwrap_or("uk"))?;
-    if dfl_plm == 0 {
+/// An event-select value with the request's settings applied.
+struct Sel {
+    value: u64,
+    /// Uses inv, edge, a counter mask or occ_rst (no fixed counter then).
+    modified: bool,
+    any_thread: bool,
+}
+
+/// The counter mask of a request, refused when the string set another.
+fn cnt_mask(er: &EventRequest, have: u64) -> Result<Option<u64>, DispatchError> {
+    if er.cnt_mask == 0 {
+        return Ok(None);
+    }
+    if have != 0 && have != u64::from(er.cnt_mask) {
         return Err(err(
-            K::Invalid,
-            "dfl_plm is empty: give at least one privilege level",
+            K::FeatureCombination,
+            format!(
+                "event {:?}: its string sets c={have} but cnt_mask is {}",
+                er.event, er.cnt_mask
+            ),
         ));
     }
-    let unc_name = if core.name().starts_with("wsm") {
-        "wsm_unc"
+    Ok(Some(u64::from(er.cnt_mask)))
+}
+
+/// `PERFEVTSEL`: the encoding plus cnt_mask, inv, edge, anythr.
+fn core_sel(enc: &EncodedEvent, er: &EventRequest) -> Result<Sel, DispatchError> {
+    let has = |f: EventFlag| er.flags.contains(&f);
+    let mut c = PerfEvtSel(enc.code);
+    if let Some(m) = cnt_mask(er, c.cmask())? {
+        c.set_cmask(m);
+    }
+    if has(EventFlag::Inv) {
+        c.set_inv(1);
+    }
+    if has(EventFlag::Edge) {
+        c.set_edge(1);
+    }
+    if has(EventFlag::Anythr) {
+        c.set_any_thread(1);
+    }
+    Ok(Sel {
+        value: c.0,
+        modified: c.inv() != 0 || c.edge() != 0 || c.cmask() != 0,
+        any_thread: c.any_thread() != 0,
+    })
+}
+
+/// `UNC_PERFEVTSEL`: the encoding plus cnt_mask, inv, edge, occ_rst.
+fn uncore_sel(enc: &EncodedEvent, er: &EventRequest) -> Result<Sel, DispatchError> {
+    let has = |f: EventFlag| er.flags.contains(&f);
+    let mut u = UncPerfEvtSel(enc.code);
+    if let Some(m) = cnt_mask(er, u.cmask())? {
+        u.set_cmask(m);
+    }
+    if has(EventFlag::Inv) {
+        u.set_inv(1);
+    }
+    if has(EventFlag::Edge) {
+        u.set_edge(1);
+    }
+    if has(EventFlag::OccRst) {
+        u.set_occ_rst(1);
+    }
+    Ok(Sel {
+        value: u.0,
+        modified: u.inv() != 0 || u.edge() != 0 || u.cmask() != 0 || u.occ_rst() != 0,
+        any_thread: false,
+    })
+}
+
+/// The counters an event may use, in preference order: fixed counters first
+/// (when nothing needs a generic one), then generic counters by index.
+fn candidates(enc: &EncodedEvent, uncore: bool, modified: bool, pebs: bool) -> Vec<Ctr> {
+    let m = enc.counters;
+    let mut v = Vec::new();
+    if uncore {
+        if m & (1 << 32) != 0 && !modified {
+            v.push(Ctr::UncFixed);
+        }
+        v.extend(
+            (0..NUM_UNC_GEN)
+                .filter(|i| m & (1 << i) != 0)
+                .map(Ctr::UncGen),
+        );
     } else {
-        "nhm_unc"
-    };
-    if req.ia64.is_some() {
-        return Err(err(
-            K::Invalid,
-            "ia64 parameters given for an Intel Nehalem/Westmere PMU",
-        ));
-    }
-    if req.system_wide || !req.unavail_pmcs.is_empty() {
-        return Err(err(
-            K::NotSupported,
-            "system_wide and unavail_pmcs are IA-64 parameters: Nehalem dispatch does not take them",
-        ));
-    }
-    let params = req.nhm.clone().unwrap_or_default();
-    let pebs = params.pebs.unwrap_or_default();
-    let lbr = params.lbr.unwrap_or_default();
-
-    if pebs.ld_lat_thres != 0 {
-        if !pebs.used {
-            return Err(err(K::Invalid, "ld_lat_thres needs PEBS: set pebs.used"));
-        }
-        if pebs.ld_lat_thres <= 3 || pebs.ld_lat_thres > 0xffff {
-            return Err(err(
-                K::Invalid,
-                format!("ld_lat_thres={} is out of range: the load-latency threshold must be greater than 3 and at most 65535 core cycles", pebs.ld_lat_thres),
-            ));
-        }
-    }
-
-    let mut placed = Vec::with_capacity(req.events.len());
-    for er in &req.events {
-        let full = if er.event.contains("::") {
-            er.event.clone()
-        } else {
-            format!("{}::{}", core.name(), er.event)
-        };
-        let pfx = full
-            .split("::")
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        let uncore = if pfx == core.name() {
-            false
-        } else if pfx == unc_name {
-            true
-        } else {
-            return Err(err(
-                K::Invalid,
-                format!(
-                    "event {:?} is not a {} or {unc_name} event",
-                    er.event,
-                    core.name()
-                ),
-            ));
-        };
-        let plm = match &er.plm {
-            Some(p) => parse_plm(p)?,
-            None => dfl_plm,
-        };
-        if uncore {
-            if plm != 0x9 {
-                return Err(err(
-                    K::Invalid,
-                    format!("uncore event {:?}: the uncore counts every privilege level, so its plm must be exactly kernel and user (\"uk\")", er.event),
-                ));
-            }
-        } else if plm & 0x10 != 0 || plm == 0 {
-            return Err(err(
-                K::Invalid,
-                format!(
-                    "event {:?}: Nehalem core counters filter levels 0 (k) and 1-3 (u) only",
-                    er.event
-                ),
-            ));
-        }
-        if er.cnt_mask > 255 {
-            return Err(err(
-                K::Invalid,
-                format!(
-                    "event {:?}: cnt_mask={} is out of range [0-255]",
-                    er.event, er.cnt_mask
-                ),
-            ));
-        }
-        let has = |f: EventFlag| er.flags.contains(&f);
-        if let Some(f) = er
-            .flags
-            .iter()
-            .find(|f| matches!(f, EventFlag::NoQualcheck | EventFlag::AllThreads))
-        {
-            return Err(err(
-                K::Invalid,
-                format!("event {:?}: {f:?} is an IA-64 flag", er.event),
-            ));
-        }
-        if er.thres != 0 || er.ism.is_some() {
-            return Err(err(
-                K::Invalid,
-                format!(
-                    "event {:?}: thres and ism are IA-64 settings; Nehalem uses cnt_mask",
-                    er.event
-                ),
-            ));
-        }
-        if uncore && has(EventFlag::Anythr) {
-            return Err(err(
-                K::Invalid,
-                format!(
-                    "event {:?}: anythr is a core-PMU flag, not valid for the uncore",
-                    er.event
-                ),
-            ));
-        }
-        if !uncore && has(EventFlag::OccRst) {
-            return Err(err(
-                K::Invalid,
-                format!(
-                    "event {:?}: occ_rst is an uncore flag, not valid for core events",
-                    er.event
-                ),
-            ));
-        }
-
-        // Base encoding through the event-string engine.
-        let enc_plm = Plm::from_bits(
-            if plm & 0x1 != 0 { 0x1 } else { 0 } | if plm & 0xe != 0 { 0x8 } else { 0 },
-        )
-        .unwrap_or(Plm::DEFAULT);
-        let mut d =
-            parse_event(lib, &full, Os::None, enc_plm).map_err(|e| from_encode(e, &er.event))?;
-        if (d.pmu.kind == PmuKind::Uncore) != uncore {
-            return Err(err(
-                K::Invalid,
-                format!("event {:?} resolves to PMU {}", er.event, d.pmu.name),
-            ));
-        }
-        let codes = crate::pmu::encode_raw(lib, &mut d).map_err(|e| from_encode(e, &er.event))?;
-        let ev = &d.pmu.events[d.event];
-        let umasks: Vec<_> = d
-            .attrs
-            .iter()
-            .map(|a| &d.pattrs[a.id])
-            .filter(|p| p.ctrl == AttrCtrl::Pmu && p.ty == AttrType::Umask)
-            .map(|p| &ev.umasks[p.idx as usize])
-            .collect();
-        let pebs_capable = ev.flags & ev_flag::PEBS != 0
-            && (umasks.is_empty() || umasks.iter().all(|u| u.flags & um_flag::PEBS != 0));
-        let ldlat = umasks.iter().any(|u| u.flags & um_flag::LDLAT != 0);
-
-        let conflict = |have: u64| {
-            err(
-                K::FeatureCombination,
-                format!(
-                    "event {:?}: its string sets c={have} but cnt_mask is {}",
-                    er.event, er.cnt_mask
-                ),
-            )
-        };
-        let (sel, modified, any) = if uncore {
-            let mut u = UncPerfEvtSel(codes[0]);
-            if er.cnt_mask != 0 {
-                if u.cmask() != 0 && u.cmask() != er.cnt_mask as u64 {
-                    return Err(conflict(u.cmask()));
-                }
-                u.set_cmask(er.cnt_mask as u64);
-            }
-            if has(EventFlag::Inv) {
-                u.set_inv(1);
-            }
-            if has(EventFlag::Edge) {
-                u.set_edge(1);
-            }
-            if has(EventFlag::OccRst) {
-                u.set_occ_rst(1);
-            }
-            let modified = u.inv() != 0 || u.edge() != 0 || u.cmask() != 0 || u.occ_rst() != 0;
-            (u.0, modified, false)
-        } else {
-            let mut c = PerfEvtSel(codes[0]);
-            if er.cnt_mask != 0 {
-                if c.cmask() != 0 && c.cmask() != er.cnt_mask as u64 {
-                    return Err(conflict(c.cmask()));
-                }
-                c.set_cmask(er.cnt_mask as u64);
-            }
-            if has(EventFlag::Inv) {
-                c.set_inv(1);
-            }
-            if has(EventFlag::Edge) {
-                c.set_edge(1);
-            }
-            if has(EventFlag::Anythr) {
-                c.set_any_thread(1);
-            }
-            let modified = c.inv() != 0 || c.edge() != 0 || c.cmask() != 0;
-            (c.0, modified, c.any_thread() != 0)
-        };
-        let use_pebs = pebs.used && pebs_capable && !uncore;
-        if use_pebs && (modified || any) {
-            return Err(err(
-                K::FeatureCombination,
-                format!(
-                    "event {:?}: a PEBS event must not use inv, edge, cnt_mask or anythr",
-                    er.event
-                ),
-            ));
-        }
-        let cntmsk = ev.cntmsk;
-        let mut candidates = Vec::new();
-        if uncore {
-            if cntmsk & (1 << 32) != 0 && !modified {
-                candidates.push(Ctr::UncFixed);
-            }
-            candidates.extend(
-                (0..NUM_UNC_GEN)
-                    .filter(|i| cntmsk & (1 << i) != 0)
-                    .map(Ctr::UncGen),
-            );
-        } else {
-            if !modified && !use_pebs && !ldlat {
-                candidates.extend(
-                    (0..NUM_FIXED)
-                        .filter(|j| cntmsk & (1 << (32 + j)) != 0)
-                        .map(Ctr::Fixed),
-                );
-            }
-            candidates.extend(
-                (0..NUM_GEN)
-                    .filter(|i| cntmsk & (1 << i) != 0)
-                    .map(Ctr::Gen),
+        if !modified && !pebs && !enc.uses_ldlat_umask {
+            v.extend(
+                (0..NUM_FIXED)
+                    .filter(|j| m & (1 << (32 + j)) != 0)
+                    .map(Ctr::Fixed),
             );
         }
-        if candidates.is_empty() {
-            return Err(err(
-                K::NoAssign,
-                format!("event {:?} has no counter that supports it with these settings (fixed counters take no inv, edge or cnt_mask, nor PEBS)", er.event),
-            ));
-        }
-        placed.push(Placed {
-            event: er.event.clone(),
-            fstr: format!("{}::{}", d.pmu.name, d.fstr),
-            uncore,
-            sel,
-            plm,
-            anythr: has(EventFlag::Anythr),
-            pebs: use_pebs,
-            ldlat,
-            candidates,
-        });
+        v.extend((0..NUM_GEN).filter(|i| m & (1 << i) != 0).map(Ctr::Gen));
     }
+    v
+}
 
+/// Counts and PEBS / load-latency rules over all the events.
+fn check_totals(placed: &[Placed], pebs: &PebsParams) -> Result<(), DispatchError> {
     let n_core = placed.iter().filter(|p| !p.uncore).count() as u32;
     let n_unc = placed.len() as u32 - n_core;
     if n_core > NUM_GEN + NUM_FIXED || n_unc > NUM_UNC_GEN + 1 {
@@ -387,195 +495,185 @@ pub(super) fn dispatch(
             "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD with PEBS needs a threshold: set pebs.ld_lat_thres (> 3)",
         ));
     }
-
-    let slots = assign(&placed).ok_or_else(|| {
-        let names: Vec<_> = placed.iter().map(|p| p.event.as_str()).collect();
-        err(
-            K::NoAssign,
-            format!("the events cannot all be placed on counters (each has its counter constraints): {}", names.join(", ")),
-        )
-    })?;
-
-    // Registers.
-    let mut pmcs = Vec::new();
-    let mut pmds = Vec::new();
-    let mut fixed_ctrl = 0u64;
-    let mut global = 0u64;
-    let mut unc_global = 0u64;
-    let mut unc_fixed_ctrl = 0u64;
-    let mut pebs_enable = 0u64;
-    let mut order: Vec<(Ctr, usize)> = slots.iter().enumerate().map(|(i, c)| (*c, i)).collect();
-    order.sort();
-    for (ctr, i) in &order {
-        let p = &placed[*i];
-        match *ctr {
-            Ctr::Gen(k) => {
-                pmcs.push(RegValue {
-                    reg: reg("PERFEVTSEL", k, 0x186 + k as u64),
-                    value: p.sel,
-                });
-                global |= 1 << k;
-                if p.pebs {
-                    pebs_enable |= 1 << k;
-                    if p.ldlat && pebs.ld_lat_thres != 0 {
-                        pebs_enable |= 1 << (32 + k);
-                    }
-                }
-            }
-            Ctr::Fixed(j) => {
-                let mut f = FixedCtrCtrl::default();
-                f.set_os0((p.plm & 0x1 != 0) as u64);
-                f.set_usr0((p.plm & 0xe != 0) as u64);
-                f.set_any0(p.anythr as u64);
-                f.set_pmi0(1);
-                fixed_ctrl |= f.0 << (4 * j);
-                global |= 1 << (32 + j);
-            }
-            Ctr::UncGen(k) => {
-                pmcs.push(RegValue {
-                    reg: reg("UNC_PERFEVTSEL", k, 0x3c0 + k as u64),
-                    value: p.sel,
-                });
-                unc_global |= 1 << k;
-            }
-            Ctr::UncFixed => {
-                unc_fixed_ctrl = 0x5; // enable (bit 0) and PMI (bit 2)
-                unc_global |= 1 << 32;
-            }
-        }
-        pmds.push(ctr.reg());
-    }
-    if fixed_ctrl != 0 {
-        pmcs.push(RegValue {
-            reg: reg("FIXED_CTR_CTRL", 0, 0x38d),
-            value: fixed_ctrl,
-        });
-    }
-    if global != 0 {
-        pmcs.push(RegValue {
-            reg: reg("PERF_GLOBAL_CTRL", 0, 0x38f),
-            value: global,
-        });
-    }
-    if pebs.used {
-        pmcs.push(RegValue {
-            reg: reg("PEBS_ENABLE", 0, 0x3f1),
-            value: pebs_enable,
-        });
-        if pebs.ld_lat_thres != 0 {
-            pmcs.push(RegValue {
-                reg: reg("PEBS_LD_LAT_THRESHOLD", 0, 0x3f6),
-                value: pebs.ld_lat_thres as u64,
-            });
-        }
-    }
-    if unc_fixed_ctrl != 0 {
-        pmcs.push(RegValue {
-            reg: reg("UNC_FIXED_CTR_CTRL", 0, 0x395),
-            value: unc_fixed_ctrl,
-        });
-    }
-    if unc_global != 0 {
-        pmcs.push(RegValue {
-            reg: reg("UNC_PERF_GLOBAL_CTRL", 0, 0x391),
-            value: unc_global,
-        });
-    }
-    if lbr.used {
-        let plm = match &lbr.plm {
-            Some(p) if !p.is_empty() => parse_plm(p)?,
-            _ => dfl_plm,
-        };
-        if plm & 0x6 != 0 {
-            return Err(err(
-                K::Invalid,
-                "the LBR distinguishes only level 0 (k) and level 3 (u): PLM1 and PLM2 are refused",
-            ));
-        }
-        if plm & 0x10 != 0 || plm == 0 {
-            return Err(err(K::Invalid, "LBR plm must be u, k or uk"));
-        }
-        let mut s = LbrSelect::default();
-        s.set_cpl_eq_0((plm & 0x1 == 0) as u64);
-        s.set_cpl_neq_0((plm & 0x8 == 0) as u64);
-        for f in &lbr.filter {
-            match f {
-                LbrFilter::Jcc => s.set_jcc(1),
-                LbrFilter::NearRelCall => s.set_near_rel_call(1),
-                LbrFilter::NearIndCall => s.set_near_ind_call(1),
-                LbrFilter::NearRet => s.set_near_ret(1),
-                LbrFilter::NearIndJmp => s.set_near_ind_jmp(1),
-                LbrFilter::NearRelJmp => s.set_near_rel_jmp(1),
-                LbrFilter::FarBranch => s.set_far_branch(1),
-            }
-        }
-        pmcs.push(RegValue {
-            reg: reg("LBR_SELECT", 0, 0x1c8),
-            value: s.0,
-        });
-        pmds.push(reg("LBR_TOS", 0, 0x1c9));
-        for i in 0..LBR_DEPTH {
-            pmds.push(reg("LBR_FROM_IP", i, 0x680 + i as u64));
-        }
-        for i in 0..LBR_DEPTH {
-            pmds.push(reg("LBR_TO_IP", i, 0x6c0 + i as u64));
-        }
-    }
-
-    let assignments = placed
-        .iter()
-        .zip(slots.iter())
-        .map(|(p, c)| Assignment {
-            event: p.event.clone(),
-            fstr: p.fstr.clone(),
-            counter: c.reg(),
-        })
-        .collect();
-    Ok(Dispatch {
-        assignments,
-        pmcs,
-        pmds,
-        irange: None,
-        drange: None,
-        irange_is_fine: None,
-    })
+    Ok(())
 }
 
-/// Places every event on a distinct counter: most constrained first, fixed
-/// counters preferred, lowest index first; backtracks when needed.
-fn assign(placed: &[Placed]) -> Option<Vec<Ctr>> {
-    let mut order: Vec<usize> = (0..placed.len()).collect();
-    order.sort_by_key(|&i| placed[i].candidates.len());
-    let mut slots = vec![None; placed.len()];
-    let mut used = Vec::new();
-    fn go(
-        k: usize,
-        order: &[usize],
-        placed: &[Placed],
-        slots: &mut Vec<Option<Ctr>>,
-        used: &mut Vec<Ctr>,
-    ) -> bool {
-        if k == order.len() {
-            return true;
+/// One counter per event: the core and the uncore events are placed
+/// separately (they share no counter).
+fn assign(placed: &[Placed]) -> Result<Vec<Ctr>, DispatchError> {
+    // Every entry is overwritten: each event is core or uncore.
+    let mut slots = vec![Ctr::UncFixed; placed.len()];
+    for uncore in [false, true] {
+        let idx: Vec<usize> = (0..placed.len())
+            .filter(|&i| placed[i].uncore == uncore)
+            .collect();
+        let cands: Vec<&[Ctr]> = idx.iter().map(|&i| &placed[i].candidates[..]).collect();
+        let Some(found) = place(&cands) else {
+            let names: Vec<_> = placed.iter().map(|p| p.event.as_str()).collect();
+            return Err(err(
+                K::NoAssign,
+                format!("the events cannot all be placed on counters (each has its counter constraints): {}", names.join(", ")),
+            ));
+        };
+        for (&i, c) in idx.iter().zip(found) {
+            slots[i] = c;
         }
-        let i = order[k];
-        for &c in &placed[i].candidates {
-            if used.contains(&c) {
+    }
+    Ok(slots)
+}
+
+/// Places every event on a distinct counter of its candidates: most
+/// constrained first, candidates in order; backtracks when needed.
+fn place(cands: &[&[Ctr]]) -> Option<Vec<Ctr>> {
+    fn go(k: usize, order: &[usize], cands: &[&[Ctr]], slots: &mut [Option<Ctr>]) -> bool {
+        let Some(&i) = order.get(k) else {
+            return true;
+        };
+        for &c in cands[i] {
+            if slots.contains(&Some(c)) {
                 continue;
             }
-            used.push(c);
             slots[i] = Some(c);
-            if go(k + 1, order, placed, slots, used) {
+            if go(k + 1, order, cands, slots) {
                 return true;
             }
-            used.pop();
             slots[i] = None;
         }
         false
     }
-    if go(0, &order, placed, &mut slots, &mut used) {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by_key(|&i| cands[i].len());
+    let mut slots = vec![None; cands.len()];
+    if go(0, &order, cands, &mut slots) {
         slots.into_iter().collect()
     } else {
         None
     }
+}
+
+/// The registers being programmed.
+#[derive(Default)]
+struct Registers {
+    pmcs: Vec<RegValue>,
+    pmds: Vec<Reg>,
+    fixed_ctrl: FixedCtrCtrl,
+    global: PerfGlobalCtrl,
+    pebs_enable: PebsEnable,
+    unc_fixed_ctrl: UncFixedCtrCtrl,
+    unc_global: UncPerfGlobalCtrl,
+}
+
+/// Every register: the counters in register order, then the control
+/// registers, then the LBR.
+fn program(
+    placed: &[Placed],
+    slots: &[Ctr],
+    s: &Settings,
+) -> Result<(Vec<RegValue>, Vec<Reg>), DispatchError> {
+    let mut r = Registers::default();
+    let mut order: Vec<(Ctr, &Placed)> = slots.iter().copied().zip(placed).collect();
+    order.sort_by_key(|&(c, _)| c);
+    for (ctr, p) in order {
+        program_counter(&mut r, ctr, p, s.pebs.ld_lat_thres != 0);
+        r.pmds.push(ctr.reg());
+    }
+    program_controls(&mut r, &s.pebs);
+    if s.lbr.used {
+        program_lbr(&mut r, &s.lbr, s.dfl_plm)?;
+    }
+    Ok((r.pmcs, r.pmds))
+}
+
+/// One counter's event select and its enable bits.
+fn program_counter(r: &mut Registers, ctr: Ctr, p: &Placed, ld_lat: bool) {
+    match ctr {
+        Ctr::Gen(k) => {
+            r.pmcs.push(PERFEVTSEL.value(k, p.sel));
+            r.global.set_pmc_en(r.global.pmc_en() | 1 << k);
+            if p.pebs {
+                r.pebs_enable.set_pebs_en(r.pebs_enable.pebs_en() | 1 << k);
+                if p.ldlat && ld_lat {
+                    r.pebs_enable
+                        .set_ld_lat_en(r.pebs_enable.ld_lat_en() | 1 << k);
+                }
+            }
+        }
+        Ctr::Fixed(j) => {
+            let mut f = FixedCtrCtrl::default();
+            f.set_os0(u64::from(p.plm & PLM0 != 0));
+            f.set_usr0(u64::from(p.plm & PLM123 != 0));
+            f.set_any0(u64::from(p.anythr));
+            f.set_pmi0(1);
+            r.fixed_ctrl.0 |= f.for_counter(j).0;
+            r.global.set_fixed_en(r.global.fixed_en() | 1 << j);
+        }
+        Ctr::UncGen(k) => {
+            r.pmcs.push(UNC_PERFEVTSEL.value(k, p.sel));
+            r.unc_global.set_pmc_en(r.unc_global.pmc_en() | 1 << k);
+        }
+        Ctr::UncFixed => {
+            r.unc_fixed_ctrl.set_en(1);
+            r.unc_fixed_ctrl.set_pmi(1);
+            r.unc_global.set_fixed_en(1);
+        }
+    }
+}
+
+/// The control registers that have something set (PEBS ones when asked).
+fn program_controls(r: &mut Registers, pebs: &PebsParams) {
+    let mut push = |msr: &Msr, value: u64, wanted: bool| {
+        if wanted {
+            r.pmcs.push(msr.value(0, value));
+        }
+    };
+    push(&FIXED_CTR_CTRL, r.fixed_ctrl.0, r.fixed_ctrl.0 != 0);
+    push(&PERF_GLOBAL_CTRL, r.global.0, r.global.0 != 0);
+    push(&PEBS_ENABLE, r.pebs_enable.0, pebs.used);
+    push(
+        &PEBS_LD_LAT_THRESHOLD,
+        u64::from(pebs.ld_lat_thres),
+        pebs.used && pebs.ld_lat_thres != 0,
+    );
+    push(
+        &UNC_FIXED_CTR_CTRL,
+        r.unc_fixed_ctrl.0,
+        r.unc_fixed_ctrl.0 != 0,
+    );
+    push(&UNC_PERF_GLOBAL_CTRL, r.unc_global.0, r.unc_global.0 != 0);
+}
+
+/// `LBR_SELECT` and the LBR registers to read.
+fn program_lbr(r: &mut Registers, lbr: &LbrParams, dfl_plm: u32) -> Result<(), DispatchError> {
+    let plm = match &lbr.plm {
+        Some(p) if !p.is_empty() => parse_plm(p)?,
+        _ => dfl_plm,
+    };
+    if plm & PLM12 != 0 {
+        return Err(err(
+            K::Invalid,
+            "the LBR distinguishes only level 0 (k) and level 3 (u): PLM1 and PLM2 are refused",
+        ));
+    }
+    if plm & PLM_H != 0 || plm == 0 {
+        return Err(err(K::Invalid, "LBR plm must be u, k or uk"));
+    }
+    let mut s = LbrSelect::default();
+    s.set_cpl_eq_0(u64::from(plm & PLM0 == 0));
+    s.set_cpl_neq_0(u64::from(plm & PLM3 == 0));
+    for f in &lbr.filter {
+        match f {
+            LbrFilter::Jcc => s.set_jcc(1),
+            LbrFilter::NearRelCall => s.set_near_rel_call(1),
+            LbrFilter::NearIndCall => s.set_near_ind_call(1),
+            LbrFilter::NearRet => s.set_near_ret(1),
+            LbrFilter::NearIndJmp => s.set_near_ind_jmp(1),
+            LbrFilter::NearRelJmp => s.set_near_rel_jmp(1),
+            LbrFilter::FarBranch => s.set_far_branch(1),
+        }
+    }
+    r.pmcs.push(LBR_SELECT.value(0, s.0));
+    r.pmds.push(LBR_TOS.at(0));
+    r.pmds.extend((0..LBR_DEPTH).map(|i| LBR_FROM_IP.at(i)));
+    r.pmds.extend((0..LBR_DEPTH).map(|i| LBR_TO_IP.at(i)));
+    Ok(())
 }

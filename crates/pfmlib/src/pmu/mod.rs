@@ -1,7 +1,12 @@
-//! PMU engines, one per PMU family, and the dispatch from a table to its engine.
+//! PMU engines, one per PMU family, behind the [`Engine`] trait.
 //!
-//! A new PMU of a known family is a new table in `data/`; only a new family
-//! needs a new module here.
+//! A family is a module here (`pmu/<family>/`) with its vocabulary in
+//! `defs.rs` (flags, modifiers, extra keys: read by the table generator
+//! too) and its engine in `mod.rs`; it is registered once in
+//! [`defs::FAMILIES`] and [`ENGINES`], in the same position. A new PMU of a
+//! known family is only a data file (`data/*.toml`).
+
+pub(crate) use crate::defs;
 
 pub(crate) mod amd64;
 pub(crate) mod ia64;
@@ -9,204 +14,167 @@ pub(crate) mod intel_nhm_unc;
 pub(crate) mod intel_x86;
 pub(crate) mod perf;
 
+use crate::ctx::Ctx;
+use crate::desc::{Desc, Offer};
 use crate::error::Result;
-use crate::event::{Desc, PAttr};
 use crate::host::Host;
-use crate::model::{AttrCtrl, AttrType, Os, Speculation};
-use crate::os::PerfAttr;
-use crate::registry::Library;
-use crate::tables::{Engine, EventDesc, PmuDesc, UmaskDesc};
+use crate::kernel::PerfAttr;
+use crate::model::{Os, Speculation};
+use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
+use defs::FamilyDefs;
 
-/// Is the PMU present on `host`?
-pub(crate) fn detect(p: &PmuDesc, host: &Host) -> bool {
-    match p.engine {
-        Engine::Perf => host.perf_events,
-        Engine::IntelX86 if p.flags & intel_x86::pmu_flag::ARCH != 0 => {
-            host.vendor == crate::tables::Vendor::Intel
-                && host.family >= 5
-                && host.family != 15
-                && host.arch_perfmon.is_some_and(|a| a.version() >= 1)
-        }
-        Engine::IntelX86 | Engine::Amd64 | Engine::IntelNhmUnc | Engine::Ia64 => match &p.cpu {
-            Some(c) => {
-                c.vendor == host.vendor && c.family == host.family && c.models.contains(&host.model)
-            }
-            None => false,
-        },
-    }
+/// `PmuDesc::dispatcher` of the Nehalem/Westmere dispatcher.
+pub(crate) const DISPATCH_NEHALEM: u8 = 1;
+/// `PmuDesc::dispatcher` of the IA-64 dispatcher.
+pub(crate) const DISPATCH_IA64: u8 = 2;
+
+/// What event info reports of an event beyond the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EventFlags {
+    pub precise: bool,
+    pub spec: Speculation,
+    pub hw_smpl: bool,
 }
 
-/// The architectural PMU is only a fallback: it is searched after model-specific PMUs.
-pub(crate) fn is_arch_fallback(p: &PmuDesc) -> bool {
-    p.engine == Engine::IntelX86 && p.flags & intel_x86::pmu_flag::ARCH != 0
-}
-
-/// Is event `i` of `p` available with this library's host?
-pub(crate) fn event_available(lib: &Library, p: &PmuDesc, i: usize) -> bool {
-    let ev = &p.events[i];
-    if ev.cpuid_bit < 0 {
-        return true;
-    }
-    lib.host()
-        .arch_perfmon
-        .is_some_and(|a| ev.cpuid_bit < 7 && (a.ebx >> ev.cpuid_bit) & 1 == 0)
-}
-
-/// Generic and fixed counters of `p` on this host.
-pub(crate) fn counters(lib: &Library, p: &PmuDesc) -> (u32, u32) {
-    if is_arch_fallback(p) {
-        return match lib.host().arch_perfmon {
-            Some(a) => (a.num_counters(), a.edx & 0x3f),
-            None => (0, 0),
-        };
-    }
-    (p.num_cntrs, p.num_fixed_cntrs)
-}
-
-/// (is_precise, speculation, support_hw_smpl) of an event.
-pub(crate) fn event_flags(p: &PmuDesc, ev: &EventDesc) -> (bool, Speculation, bool) {
-    match p.engine {
-        Engine::IntelX86 | Engine::IntelNhmUnc => intel_x86::event_flags(p, ev),
-        Engine::Perf => perf::event_flags(ev),
-        Engine::Amd64 | Engine::Ia64 => (false, Speculation::NotAvailable, false),
-    }
-}
-
-/// The PMU-level attributes of an event.
-pub(crate) fn pmu_attrs(lib: &Library, p: &PmuDesc, event: usize) -> Vec<PAttr> {
-    match p.engine {
-        Engine::IntelX86 => intel_x86::pmu_attrs(lib, p, event),
-        Engine::Perf => perf::pmu_attrs(p, event),
-        Engine::Amd64 => amd64::pmu_attrs(p, event),
-        Engine::IntelNhmUnc => intel_nhm_unc::pmu_attrs(p, event),
-        Engine::Ia64 => ia64::pmu_attrs(p, event),
-    }
-}
-
-/// The attributes an event offers for an OS layer, built in one pass by the
-/// engines that can (the same list as [`pmu_attrs`], the OS attributes and
-/// [`validate_pattrs`] give); `None` for the others.
-pub(crate) fn pattrs_for_os(
-    lib: &Library,
-    p: &PmuDesc,
-    event: usize,
-    os: Os,
-) -> Option<Vec<PAttr>> {
-    match p.engine {
-        Engine::IntelX86 => Some(intel_x86::pattrs_for_os(lib, p, event, os)),
-        _ => None,
-    }
-}
-
-/// Removes attributes that conflict with, or are not offered by, the OS layer.
-pub(crate) fn validate_pattrs(
-    lib: &Library,
-    p: &PmuDesc,
-    event: usize,
-    os: Os,
-    v: &mut Vec<PAttr>,
-) {
-    match p.engine {
-        Engine::IntelX86 => intel_x86::validate_pattrs(p, event, os, v),
-        Engine::Perf => perf::validate_pattrs(supported_plm(lib, p), p, event, os, v),
-        Engine::Amd64 => amd64::validate_pattrs(p, os, v),
-        Engine::IntelNhmUnc => intel_nhm_unc::validate_pattrs(p, os, v),
-        Engine::Ia64 => ia64::validate_pattrs(os, v),
-    }
-}
-
-/// Privilege levels the PMU can filter on this host. The perf_events generic
-/// PMU takes those of the first active core PMU, as libpfm4 does.
-pub(crate) fn supported_plm(lib: &Library, p: &PmuDesc) -> u32 {
-    if p.engine == Engine::Perf {
-        if let Some(core) = lib
-            .active_pmus()
-            .find(|c| c.desc.kind == crate::model::PmuKind::Core)
-        {
-            return core.desc.supported_plm;
-        }
-    }
-    p.supported_plm
-}
-
-/// Does the PMU accept raw hex unit masks?
-pub(crate) fn supports_raw_umask(p: &PmuDesc) -> bool {
-    match p.engine {
-        Engine::IntelX86 | Engine::IntelNhmUnc => p.flags & intel_x86::pmu_flag::RAW_UMASK != 0,
-        Engine::Amd64 => p.flags & amd64::pmu_flag::RAW_UMASK != 0,
-        Engine::Perf | Engine::Ia64 => false,
-    }
-}
-
-/// Raw encoding: register values, and the fully-qualified string in `d.fstr`.
-pub(crate) fn encode_raw(lib: &Library, d: &mut Desc) -> Result<Vec<u64>> {
-    match d.pmu.engine {
-        Engine::IntelX86 => intel_x86::encode(lib, d),
-        Engine::Perf => perf::encode(d),
-        Engine::Amd64 => amd64::encode(d),
-        Engine::IntelNhmUnc => intel_nhm_unc::encode(d),
-        Engine::Ia64 => ia64::encode(d),
-    }
-}
-
-/// perf_events encoding of the PMU part: type, config, config1/2.
-pub(crate) fn encode_perf(lib: &Library, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
-    match d.pmu.engine {
-        Engine::IntelX86 => intel_x86::encode_perf(lib, d, attr),
-        Engine::Perf => perf::encode_perf(d, attr),
-        Engine::Amd64 => amd64::encode_perf(d, attr),
-        Engine::IntelNhmUnc => intel_nhm_unc::encode_perf(d, attr),
-        Engine::Ia64 => {
-            let _ = attr;
-            ia64::encode_perf(d)
-        }
-    }
-}
-
-/// A modifier an engine offers: name, description, boolean or integer.
-pub(crate) type Modifier = (&'static str, &'static str, crate::model::AttrType);
-
-/// The unit masks of an event (default as `is_dfl` says), then the modifiers
-/// of `mods` it takes (bit n of the event's `modmsk` offers `mods[n]`, whose
-/// attribute code and index are n): the attribute list of the simple engines.
-pub(crate) fn umasks_then_modifiers(
-    ev: &EventDesc,
-    is_dfl: impl Fn(&UmaskDesc) -> bool,
-    mods: &[Modifier],
-) -> Vec<PAttr> {
-    let attr = |name, desc, equiv, code, ty, idx, is_dfl| PAttr {
-        name,
-        desc,
-        equiv,
-        code,
-        ty,
-        ctrl: AttrCtrl::Pmu,
-        idx,
-        is_dfl,
-        is_precise: false,
+impl EventFlags {
+    /// Nothing to report.
+    pub const NONE: EventFlags = EventFlags {
+        precise: false,
         spec: Speculation::NotAvailable,
         hw_smpl: false,
     };
-    let mut v: Vec<PAttr> = ev
-        .umasks
-        .iter()
-        .enumerate()
-        .map(|(i, um)| {
-            attr(
-                um.name,
-                um.desc,
-                um.equiv,
-                um.code,
-                AttrType::Umask,
-                i as u64,
-                is_dfl(um),
-            )
-        })
-        .collect();
-    for (id, (name, desc, ty)) in mods.iter().enumerate() {
-        if ev.modmsk & (1 << id) != 0 {
-            v.push(attr(name, desc, None, id as u64, *ty, id as u64, false));
+}
+
+/// What attribute info reports of a unit mask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UmaskInfo {
+    /// Attribute code as reported.
+    pub code: u64,
+    pub is_dfl: bool,
+    pub flags: EventFlags,
+}
+
+/// One PMU family's behaviour: detection, what its events offer, and their
+/// encodings. The table data of every PMU of the family is interpreted
+/// here and nowhere else.
+pub(crate) trait Engine: Sync {
+    /// The family's vocabulary (shared with the generator).
+    fn defs(&self) -> &'static FamilyDefs;
+
+    /// Is `pmu` present on `host`? Default: CPU vendor, family and model match.
+    fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
+        cpu_matches(pmu, host)
+    }
+
+    /// Is event `ev` of `pmu` there on this host? Default: its variant has it.
+    fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {
+        let _ = ctx;
+        ev.in_variant(pmu.variant_bit())
+    }
+
+    /// Generic and fixed counters on this host.
+    fn counters(&self, ctx: &Ctx, pmu: PmuDesc) -> (u32, u32) {
+        let _ = ctx;
+        (pmu.num_cntrs(), pmu.num_fixed())
+    }
+
+    /// Privilege levels the PMU can filter on this host.
+    fn supported_plm(&self, ctx: &Ctx, pmu: PmuDesc) -> u32 {
+        let _ = ctx;
+        pmu.supported_plm()
+    }
+
+    /// Precise sampling, speculation and hardware-buffer support of an event.
+    fn event_flags(&self, pmu: PmuDesc, ev: EventDesc) -> EventFlags {
+        let _ = (pmu, ev);
+        EventFlags::NONE
+    }
+
+    /// What attribute info reports of a unit mask.
+    fn umask_info(&self, pmu: PmuDesc, ev: EventDesc, um: UmaskDesc) -> UmaskInfo {
+        let _ = (pmu, ev);
+        UmaskInfo {
+            code: um.code(),
+            is_dfl: false,
+            flags: EventFlags::NONE,
         }
     }
-    v
+
+    /// Does the PMU take raw hexadecimal unit masks (`:0x12`)?
+    fn raw_umask(&self, pmu: PmuDesc) -> bool {
+        let _ = pmu;
+        false
+    }
+
+    /// The modifiers and perf_events attributes `ev` offers with `os`.
+    fn offer(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc, os: Os) -> Offer;
+
+    /// Raw encoding: register values, and the fully-qualified string in `d.fstr`.
+    fn encode(&self, ctx: &Ctx, d: &mut Desc) -> Result<Vec<u64>>;
+
+    /// perf_events encoding of the PMU part: type, config, config1/2 (and the
+    /// raw codes, which the OS layer returns).
+    fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>>;
+}
+
+/// Every engine, by family id (the order of [`defs::FAMILIES`]).
+static ENGINES: [&dyn Engine; 5] = [
+    &intel_x86::IntelX86,
+    &perf::Perf,
+    &amd64::Amd64,
+    &intel_nhm_unc::NhmUncore,
+    &ia64::Ia64,
+];
+
+/// The engine of `pmu`'s family.
+#[inline]
+pub(crate) fn engine(pmu: PmuDesc) -> &'static dyn Engine {
+    ENGINES
+        .get(pmu.family())
+        .copied()
+        .unwrap_or(&intel_x86::IntelX86)
+}
+
+/// Does the host's CPU vendor, family and model match the PMU's?
+pub(crate) fn cpu_matches(pmu: PmuDesc, host: &Host) -> bool {
+    pmu.vendor() == Some(host.vendor)
+        && pmu.cpu_family() == host.family
+        && pmu.matches_model(host.model, host.stepping)
+}
+
+/// The hardware modifiers `mods`, less those in `drop_under_perf` (bit = id)
+/// under a perf OS layer, and
+/// the perf_events attributes of `os` that `keep` accepts: the offer of the
+/// engines whose rules are a list of removals.
+pub(crate) fn offer_of(
+    os: Os,
+    mods: u32,
+    drop_under_perf: u32,
+    keep: impl Fn(u64) -> bool,
+) -> Offer {
+    if os == Os::None {
+        return Offer { mods, perf: 0 };
+    }
+    let all = crate::kernel::os_attrs(os);
+    let perf = (0..32u64)
+        .filter(|&id| all >> id & 1 != 0 && keep(id))
+        .fold(0, |m, id| m | 1 << id);
+    Offer {
+        mods: mods & !drop_under_perf,
+        perf,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engines are registered in the order of the family list.
+    #[test]
+    fn engines_follow_the_family_list() {
+        assert_eq!(ENGINES.len(), defs::FAMILIES.len());
+        for (e, f) in ENGINES.iter().zip(defs::FAMILIES.iter()) {
+            assert_eq!(e.defs().name, f.name);
+        }
+    }
 }

@@ -1,11 +1,11 @@
-// The hash of the event-name index, shared by `build.rs` (which builds the
-// index) and `tables.rs` (which probes it): both `include!` this file.
+//! The hash of the name indexes, shared by the generator (`build/main.rs`
+//! includes this file, which builds the indexes) and the readers (which probe
+//! them). This file may only use `core`.
 
-/// Hash of an event name that ignores ASCII case: names equal but for case
+/// Hash of a name that ignores ASCII case: names equal but for case
 /// hash alike, since bit 5 (the only bit in which a letter's two cases differ)
 /// is cleared in every byte. Eight bytes at a time, one multiply each.
-#[allow(dead_code)]
-fn name_hash(name: &[u8]) -> u32 {
+pub fn name_hash(name: &[u8]) -> u32 {
     const FOLD: u64 = !0x2020_2020_2020_2020;
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut h: u64 = name.len() as u64;

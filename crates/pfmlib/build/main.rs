@@ -1,0 +1,533 @@
+//! Build script: compiles the declarative PMU tables in `data/*.toml` into
+//! relocation-free byte arrays (`$OUT_DIR/*.bin`, `pool.txt`) and a few
+//! declarations (`$OUT_DIR/tables.rs`). See `data/SCHEMA.md` and
+//! `src/tables/layout.rs`.
+//!
+//! Each data file becomes one event table shared by all the PMUs it
+//! describes; an event or unit mask restricted with `pmus = [...]` carries
+//! the mask of the PMU variants that have it. Generated code is a handful
+//! of `include_bytes!`, so compile time does not grow with the tables.
+
+mod blob;
+mod schema;
+
+#[allow(dead_code)]
+#[path = "../src/pmu/defs.rs"]
+mod defs;
+#[allow(dead_code)]
+#[path = "../src/tables/hash.rs"]
+mod hash;
+#[allow(dead_code)]
+#[path = "../src/tables/layout.rs"]
+mod layout;
+
+use blob::{hash_index, Blob, Rec};
+use defs::{ExtField, ExtKind, FamilyDefs, FAMILIES};
+use hash::name_hash;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// A PMU record waiting for the final sort by id.
+struct PmuOut {
+    id: u32,
+    name: String,
+    rec: Vec<u8>,
+}
+
+/// The generator's state across data files.
+struct Gen {
+    blob: Blob,
+    ids: HashMap<String, u32>,
+    rank: HashMap<String, usize>,
+    shift: u32,
+    pmus: Vec<PmuOut>,
+}
+
+fn main() {
+    for p in [
+        "data",
+        "src/pmu",
+        "src/tables/layout.rs",
+        "src/tables/hash.rs",
+        "build",
+    ] {
+        println!("cargo:rerun-if-changed={p}");
+    }
+    if let Err(e) = run() {
+        // A table error is a build error: say which and where.
+        eprintln!("PMU table error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
+    let mut gen = Gen::new(Path::new("data/libpfm4_pmus.toml"))?;
+    for path in data_files(Path::new("data"))? {
+        let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        let file: schema::File =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        gen.add_file(&file)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let consts = gen.finish()?;
+    gen.blob.write(&out, &consts).map_err(|e| e.to_string())
+}
+
+/// The table files, sorted (everything `.toml` but the id list).
+fn data_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "libpfm4_pmus.toml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+impl Gen {
+    fn new(ids_path: &Path) -> Result<Gen, String> {
+        let text = std::fs::read_to_string(ids_path).map_err(|e| e.to_string())?;
+        let ids: schema::Ids =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", ids_path.display()))?;
+        let mut rank = HashMap::new();
+        for (i, name) in ids.lookup_order.iter().enumerate() {
+            rank.entry(name.clone()).or_insert(i);
+        }
+        Ok(Gen {
+            blob: Blob::new(),
+            ids: ids.ids.into_iter().collect(),
+            rank,
+            shift: ids.event_index_shift,
+            pmus: Vec::new(),
+        })
+    }
+
+    /// One data file: its event table, then its PMUs.
+    fn add_file(&mut self, file: &schema::File) -> Result<(), String> {
+        let first = file
+            .pmu
+            .first()
+            .ok_or("a data file needs at least one [[pmu]]")?;
+        let fam = family(&first.engine)?;
+        if let Some(p) = file.pmu.iter().find(|p| p.engine != first.engine) {
+            return Err(format!(
+                "PMU {} uses engine {} but the file's first PMU uses {}: one engine per file",
+                p.name, p.engine, first.engine
+            ));
+        }
+        if file.pmu.len() > 8 {
+            return Err("at most 8 PMUs may share one file".into());
+        }
+        let variants: Vec<&str> = file.pmu.iter().map(|p| p.name.as_str()).collect();
+        let table = self.blob.tables.len() / layout::table::SIZE;
+        self.add_table(FAMILIES[fam], &variants, &file.event)?;
+        for (v, p) in file.pmu.iter().enumerate() {
+            self.add_pmu(p, fam, table, v)?;
+        }
+        Ok(())
+    }
+
+    /// The events and unit masks of one file, with their name indexes.
+    fn add_table(
+        &mut self,
+        f: &FamilyDefs,
+        variants: &[&str],
+        events: &[schema::Event],
+    ) -> Result<(), String> {
+        let first_event = self.blob.events.len() / layout::event::SIZE;
+        let first_umask = self.blob.umasks.len() / layout::umask::SIZE;
+        let mut names = Vec::new();
+        let mut umask_names = Vec::new();
+        for (i, ev) in events.iter().enumerate() {
+            let ev_first = self.blob.umasks.len() / layout::umask::SIZE - first_umask;
+            self.add_event(f, variants, ev)
+                .map_err(|e| format!("event {}: {e}", ev.name))?;
+            names.push(ev.name.to_ascii_uppercase());
+            let mut seen: Vec<String> = Vec::new();
+            for (j, um) in ev.umask.iter().enumerate() {
+                let key = um.name.to_ascii_uppercase();
+                if !seen.contains(&key) {
+                    let h = name_hash(key.as_bytes())
+                        .wrapping_add((i as u32).wrapping_mul(layout::UMASK_KEY_MIX));
+                    umask_names.push((h, ev_first + j));
+                    seen.push(key);
+                }
+            }
+        }
+        let mut first_of_name: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, n) in names.iter().enumerate() {
+            first_of_name.entry(n).or_insert(i);
+        }
+        let mut keys: Vec<(u32, usize)> = first_of_name
+            .iter()
+            .map(|(n, &i)| (name_hash(n.as_bytes()), i))
+            .collect();
+        keys.sort_by_key(|k| k.1);
+        let name_index = hash_index(&keys)?;
+        let umask_index = hash_index(&umask_names)?;
+        let nevents = events.len();
+        let numasks = self.blob.umasks.len() / layout::umask::SIZE - first_umask;
+        let mut r = Rec::new(layout::table::SIZE);
+        use layout::table as t;
+        r.u32(t::FIRST_EVENT, first_event as u32)
+            .u32(t::NEVENTS, nevents as u32)
+            .u32(t::FIRST_UMASK, first_umask as u32)
+            .u32(t::NUMASKS, numasks as u32)
+            .u32(t::NAME_INDEX, self.blob.index.len() as u32)
+            .u32(t::NAME_SLOTS, name_index.len() as u32);
+        self.blob.index.extend(name_index);
+        r.u32(t::UMASK_INDEX, self.blob.index.len() as u32)
+            .u32(t::UMASK_SLOTS, umask_index.len() as u32);
+        self.blob.index.extend(umask_index);
+        self.blob.tables.extend(r.0);
+        Ok(())
+    }
+
+    fn add_event(
+        &mut self,
+        f: &FamilyDefs,
+        variants: &[&str],
+        ev: &schema::Event,
+    ) -> Result<(), String> {
+        let flags = flag_bits(f.event_flags, &ev.flags, "event")?;
+        let modmsk = if f.all_modifiers {
+            if !ev.modifiers.is_empty() {
+                return Err(format!(
+                    "engine {} gives every event every modifier: list none",
+                    f.name
+                ));
+            }
+            (1u32 << f.modifiers.len()) - 1
+        } else {
+            modifier_mask(f, &ev.modifiers)?
+        };
+        let ext = self.ext_words(f.event_ext, &ev.extra)?;
+        let first_umask = self.blob.umasks.len() / layout::umask::SIZE;
+        let mut ngrp = 0;
+        for um in &ev.umask {
+            ngrp = ngrp.max(um.grp + 1);
+            self.add_umask(f, variants, um)
+                .map_err(|e| format!("unit mask {}: {e}", um.name))?;
+        }
+        let mut r = Rec::new(layout::event::SIZE);
+        use layout::event as e;
+        r.u32(e::NAME, self.blob.intern(&ev.name)?)
+            .u32(e::DESC, self.blob.intern(&ev.desc)?)
+            .u32(e::EQUIV, self.blob.intern_opt(&ev.equiv)?)
+            .u32(e::MODMSK, modmsk)
+            .u64(e::CODE, ev.code)
+            .u64(e::CNTMSK, ev.cntmsk)
+            .u32(e::FLAGS, flags)
+            .u32(e::FIRST_UMASK, first_umask as u32)
+            .u32(e::EXT, ext)
+            .u16(e::NUMASKS, ev.umask.len())?
+            .u8(e::NGRP, ngrp)?
+            .u8(e::VARIANTS, variant_mask(variants, &ev.pmus)?)?;
+        self.blob.events.extend(r.0);
+        Ok(())
+    }
+
+    fn add_umask(
+        &mut self,
+        f: &FamilyDefs,
+        variants: &[&str],
+        um: &schema::Umask,
+    ) -> Result<(), String> {
+        if um.grp >= 32 {
+            return Err(format!("group {} is out of range [0-31]", um.grp));
+        }
+        let flags = flag_bits(f.umask_flags, &um.flags, "unit mask")?;
+        let (code, modhw) = fixed_fields(f, um)?;
+        let mut r = Rec::new(layout::umask::SIZE);
+        use layout::umask as u;
+        r.u32(u::NAME, self.blob.intern(&um.name)?)
+            .u32(u::DESC, self.blob.intern(&um.desc)?)
+            .u32(u::EQUIV, self.blob.intern_opt(&um.equiv)?)
+            .u32(u::FLAGS, flags)
+            .u64(u::CODE, code)
+            .u32(u::MODHW, modhw)
+            .u8(u::GRP, um.grp)?
+            .u8(u::VARIANTS, variant_mask(variants, &um.pmus)?)?;
+        self.blob.umasks.extend(r.0);
+        Ok(())
+    }
+
+    /// The extension words of `extra` (0 when the family defines none).
+    fn ext_words(
+        &mut self,
+        fields: &[ExtField],
+        extra: &BTreeMap<String, toml::Value>,
+    ) -> Result<u32, String> {
+        if let Some(k) = extra.keys().find(|k| !fields.iter().any(|f| f.key == *k)) {
+            return Err(format!("unknown key {k}"));
+        }
+        if fields.is_empty() {
+            return Ok(0);
+        }
+        let at = self.blob.ext.len() as u32;
+        for f in fields {
+            let w = ext_word(f, extra.get(f.key)).map_err(|e| format!("{}: {e}", f.key))?;
+            self.blob.ext.push(w);
+        }
+        Ok(at)
+    }
+
+    fn add_pmu(
+        &mut self,
+        p: &schema::Pmu,
+        fam: usize,
+        table: usize,
+        variant: usize,
+    ) -> Result<(), String> {
+        let f = FAMILIES[fam];
+        let id = *self.ids.get(&p.name).ok_or_else(|| {
+            format!(
+                "PMU {} has no id in data/libpfm4_pmus.toml: add it there",
+                p.name
+            )
+        })?;
+        if self.pmus.iter().any(|q| q.name == p.name) {
+            return Err(format!("duplicate PMU name {}", p.name));
+        }
+        let ext = self
+            .ext_words(f.pmu_ext, &p.extra)
+            .map_err(|e| format!("PMU {}: {e}", p.name))?;
+        let models = self.blob.models.len();
+        self.blob.models.extend(p.cpu_models.iter().copied());
+        let rank = self
+            .rank
+            .get(&p.name)
+            .copied()
+            .unwrap_or(10_000 + id as usize);
+        let mut r = Rec::new(layout::pmu::SIZE);
+        use layout::pmu as m;
+        r.u32(m::NAME, self.blob.intern(&p.name)?)
+            .u32(m::DESC, self.blob.intern(&p.desc)?)
+            .u32(m::PERF_NAME, self.blob.intern_opt(&p.perf_name)?)
+            .u32(m::ID, id)
+            .u32(m::FLAGS, flag_bits(f.pmu_flags, &p.flags, "PMU")?)
+            .u32(m::EXT, ext)
+            .u32(m::MODELS, models as u32)
+            .u16(m::TABLE, table)?
+            .u16(m::NMODELS, p.cpu_models.len())?
+            .u16(m::CPU_FAMILY, p.cpu_family.unwrap_or(0) as usize)?
+            .u8(m::FAMILY, fam as u32)?
+            .u8(m::KIND, kind(&p.kind)?)?
+            .u8(m::NUM_CNTRS, p.num_cntrs)?
+            .u8(m::NUM_FIXED, p.num_fixed_cntrs)?
+            .u8(m::MAX_ENCODING, p.max_encoding)?
+            .u8(m::SUPPORTED_PLM, plm_mask(&p.supported_plm)?)?
+            .u8(m::VARIANT, variant as u32)?
+            .u8(m::VENDOR, vendor(p)?)?
+            .u16(m::RANK, rank)?
+            .u8(m::DISPATCH, dispatch(&p.dispatch)?)?
+            .u32(m::UNCORE, self.blob.intern_opt(&p.uncore)?);
+        let _ = &p.notes;
+        self.pmus.push(PmuOut {
+            id,
+            name: p.name.clone(),
+            rec: r.0,
+        });
+        Ok(())
+    }
+
+    /// PMU records sorted by id, the PMU-name index; the Rust constants.
+    fn finish(&mut self) -> Result<String, String> {
+        self.pmus.sort_by_key(|p| p.id);
+        if let Some(w) = self.pmus.windows(2).find(|w| w[0].id == w[1].id) {
+            return Err(format!(
+                "PMUs {} and {} share id {}",
+                w[0].name, w[1].name, w[0].id
+            ));
+        }
+        let keys: Vec<(u32, usize)> = self
+            .pmus
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (name_hash(p.name.to_ascii_uppercase().as_bytes()), i))
+            .collect();
+        let index = hash_index(&keys)?;
+        let at = self.blob.index.len();
+        let slots = index.len();
+        self.blob.index.extend(index);
+        for p in &self.pmus {
+            self.blob.pmus.extend_from_slice(&p.rec);
+        }
+        Ok(format!(
+            "pub(crate) const NUM_PMUS: usize = {};\n\
+             pub(crate) const PMU_NAME_INDEX: usize = {at};\n\
+             pub(crate) const PMU_NAME_SLOTS: usize = {slots};\n\
+             pub(crate) const EVENT_INDEX_SHIFT: u32 = {};\n",
+            self.pmus.len(),
+            self.shift
+        ))
+    }
+}
+
+fn family(engine: &str) -> Result<usize, String> {
+    FAMILIES
+        .iter()
+        .position(|f| f.name == engine)
+        .ok_or_else(|| format!("unknown engine {engine}"))
+}
+
+fn flag_bits(list: &[&str], flags: &[String], what: &str) -> Result<u32, String> {
+    let mut m = 0;
+    for fl in flags {
+        let pos = list
+            .iter()
+            .position(|x| x == fl)
+            .ok_or_else(|| format!("unknown {what} flag `{fl}` (known: {})", list.join(" ")))?;
+        m |= 1 << pos;
+    }
+    Ok(m)
+}
+
+fn modifier_mask(f: &FamilyDefs, mods: &[String]) -> Result<u32, String> {
+    let mut m = 0;
+    for name in mods {
+        let pos = f
+            .modifiers
+            .iter()
+            .position(|x| x.name == name)
+            .ok_or_else(|| format!("unknown modifier {name} for engine {}", f.name))?;
+        m |= 1 << pos;
+    }
+    Ok(m)
+}
+
+/// The unit mask's code with its hard-wired modifiers in place, and the
+/// mask of those modifiers.
+fn fixed_fields(f: &FamilyDefs, um: &schema::Umask) -> Result<(u64, u32), String> {
+    let mut code = um.code;
+    let mut modhw = 0;
+    for (k, v) in &um.fixed {
+        let field = f
+            .fixed
+            .iter()
+            .find(|x| x.name == k)
+            .ok_or_else(|| format!("cannot fix modifier {k}"))?;
+        if *v >= 1u64 << field.width {
+            return Err(format!("{k}={v} is too wide"));
+        }
+        let id = f
+            .modifiers
+            .iter()
+            .position(|m| m.name == k)
+            .ok_or_else(|| format!("fixed field {k} names no modifier"))?;
+        code |= v << field.shift;
+        modhw |= 1 << id;
+    }
+    Ok((code, modhw))
+}
+
+fn ext_word(f: &ExtField, v: Option<&toml::Value>) -> Result<u32, String> {
+    let int = |v: &toml::Value| {
+        v.as_integer()
+            .and_then(|i| u32::try_from(i).ok())
+            .ok_or_else(|| format!("expected a non-negative integer, not {v}"))
+    };
+    let Some(v) = v else {
+        if f.required {
+            return Err("required".into());
+        }
+        return Ok(match f.kind {
+            ExtKind::Int { default, .. } => default,
+            _ => 0,
+        });
+    };
+    match &f.kind {
+        ExtKind::Int { min, max, .. } => {
+            let i = int(v)?;
+            if i < *min || i > *max {
+                return Err(format!("{i} is out of range [{min}-{max}]"));
+            }
+            Ok(i)
+        }
+        ExtKind::OptInt { max } => {
+            let i = int(v)?;
+            if i > *max {
+                return Err(format!("{i} is out of range [0-{max}]"));
+            }
+            Ok(i + 1)
+        }
+        ExtKind::Enum(names) => {
+            let s = v.as_str().ok_or("expected a string")?;
+            names
+                .iter()
+                .position(|n| *n == s)
+                .map(|p| p as u32)
+                .ok_or_else(|| format!("unknown value {s} (known: {})", names.join(" ")))
+        }
+        ExtKind::Flags(names) => {
+            let list = v.as_array().ok_or("expected a list of strings")?;
+            let strs: Vec<String> = list
+                .iter()
+                .map(|x| x.as_str().map(str::to_string).ok_or("expected strings"))
+                .collect::<Result<_, _>>()?;
+            flag_bits(names, &strs, "value")
+        }
+    }
+}
+
+/// Bit mask of the variants (PMUs of the file) listed, all when empty.
+fn variant_mask(variants: &[&str], pmus: &[String]) -> Result<u32, String> {
+    if pmus.is_empty() {
+        return Ok(0xff);
+    }
+    let mut m = 0;
+    for p in pmus {
+        let v = variants
+            .iter()
+            .position(|x| x == p)
+            .ok_or_else(|| format!("pmus names {p}, which this file does not describe"))?;
+        m |= 1 << v;
+    }
+    Ok(m)
+}
+
+fn kind(k: &str) -> Result<u32, String> {
+    match k {
+        "core" => Ok(0),
+        "uncore" => Ok(1),
+        "os_generic" => Ok(2),
+        other => Err(format!("unknown PMU kind {other}")),
+    }
+}
+
+fn vendor(p: &schema::Pmu) -> Result<u32, String> {
+    match (p.cpu_vendor.as_deref(), p.cpu_family) {
+        (None, None) => Ok(0),
+        (None, Some(_)) => Err("cpu_family needs cpu_vendor".into()),
+        (Some("intel"), _) => Ok(1),
+        (Some("amd"), _) => Ok(2),
+        (Some(v), _) => Err(format!("unknown vendor {v}")),
+    }
+}
+
+fn dispatch(d: &Option<String>) -> Result<u32, String> {
+    match d.as_deref() {
+        None => Ok(0),
+        Some("nehalem") => Ok(1),
+        Some("ia64") => Ok(2),
+        Some(o) => Err(format!("unknown dispatcher {o} (known: nehalem ia64)")),
+    }
+}
+
+fn plm_mask(v: &[toml::Value]) -> Result<u32, String> {
+    let mut m = 0;
+    for x in v {
+        m |= match x {
+            toml::Value::Integer(0) => 0x1,
+            toml::Value::Integer(1) => 0x2,
+            toml::Value::Integer(2) => 0x4,
+            toml::Value::Integer(3) => 0x8,
+            toml::Value::String(s) if s == "h" => 0x10,
+            other => return Err(format!("bad supported_plm entry {other}")),
+        };
+    }
+    Ok(m)
+}

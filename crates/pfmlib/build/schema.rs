@@ -1,0 +1,105 @@
+//! The TOML form of the PMU data (`data/SCHEMA.md`).
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// One data file: the PMUs that share its event list, and the events.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct File {
+    #[serde(default)]
+    pub pmu: Vec<Pmu>,
+    #[serde(default)]
+    pub event: Vec<Event>,
+}
+
+/// `[[pmu]]`: one PMU model.
+#[derive(Deserialize)]
+pub struct Pmu {
+    pub name: String,
+    pub desc: String,
+    pub engine: String,
+    pub kind: String,
+    pub num_cntrs: u32,
+    #[serde(default)]
+    pub num_fixed_cntrs: u32,
+    #[serde(default = "one")]
+    pub max_encoding: u32,
+    #[serde(default = "default_plm")]
+    pub supported_plm: Vec<toml::Value>,
+    #[serde(default)]
+    pub flags: Vec<String>,
+    pub cpu_vendor: Option<String>,
+    pub cpu_family: Option<u32>,
+    #[serde(default)]
+    pub cpu_models: Vec<u32>,
+    /// perf_events PMU name (`/sys/bus/event_source/devices/<name>/type`).
+    pub perf_name: Option<String>,
+    /// Model-specific dispatcher: `nehalem` or `ia64`.
+    pub dispatch: Option<String>,
+    /// The uncore PMU the dispatcher programs beside this core PMU.
+    pub uncore: Option<String>,
+    /// Free-form notes for table maintainers; ignored.
+    #[serde(default)]
+    pub notes: Option<toml::Value>,
+    /// Family-defined keys (`FamilyDefs::pmu_ext`).
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, toml::Value>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn default_plm() -> Vec<toml::Value> {
+    vec![toml::Value::Integer(0), toml::Value::Integer(3)]
+}
+
+/// `[[event]]`.
+#[derive(Deserialize)]
+pub struct Event {
+    pub name: String,
+    pub desc: String,
+    pub code: u64,
+    #[serde(default)]
+    pub cntmsk: u64,
+    #[serde(default)]
+    pub modifiers: Vec<String>,
+    #[serde(default)]
+    pub flags: Vec<String>,
+    pub equiv: Option<String>,
+    #[serde(default)]
+    pub pmus: Vec<String>,
+    #[serde(default)]
+    pub umask: Vec<Umask>,
+    /// Family-defined keys (`FamilyDefs::event_ext`).
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, toml::Value>,
+}
+
+/// `[[event.umask]]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Umask {
+    pub name: String,
+    pub desc: String,
+    pub code: u64,
+    #[serde(default)]
+    pub grp: u32,
+    #[serde(default)]
+    pub flags: Vec<String>,
+    #[serde(default)]
+    pub fixed: BTreeMap<String, u64>,
+    pub equiv: Option<String>,
+    #[serde(default)]
+    pub pmus: Vec<String>,
+}
+
+/// `data/libpfm4_pmus.toml`: libpfm4's PMU numbers and lookup order.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ids {
+    pub event_index_shift: u32,
+    pub ids: BTreeMap<String, u32>,
+    pub lookup_order: Vec<String>,
+}

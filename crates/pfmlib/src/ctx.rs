@@ -1,0 +1,87 @@
+//! What the stages below the library need to know about one library
+//! instance: the host facts, which PMUs are active (in lookup order) or
+//! visible at all, and the options that change lookups. Engines receive it
+//! instead of the library.
+
+use crate::host::Host;
+use crate::model::PmuKind;
+use crate::tables::PmuDesc;
+
+/// One library instance's facts, as the engines and the event-string stages see them.
+#[derive(Debug, Clone)]
+pub(crate) struct Ctx {
+    /// The machine answered for.
+    pub host: Host,
+    /// Active PMUs, in lookup order.
+    pub active: Vec<PmuDesc>,
+    /// Bit per PMU (by [`PmuDesc::index`]): active.
+    active_set: Vec<u64>,
+    /// Bit per PMU: visible (known and not disabled).
+    visible_set: Vec<u64>,
+    /// A `pmu::` prefix may name an inactive (but visible) PMU.
+    pub encode_inactive: bool,
+    /// Privilege levels of the first active core PMU (the perf_events
+    /// generic PMU takes them, as libpfm4 does).
+    pub core_plm: Option<u32>,
+    /// The PMU forced active whatever the host (`LIBPFM_FORCE_PMU`).
+    pub forced: Option<PmuDesc>,
+}
+
+fn set(bits: &mut [u64], i: usize) {
+    if let Some(w) = bits.get_mut(i / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
+
+fn get(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+}
+
+impl Ctx {
+    /// A context with `visible` PMUs, of which `active` (lookup order).
+    pub fn new(
+        host: Host,
+        visible: &[PmuDesc],
+        mut active: Vec<PmuDesc>,
+        encode_inactive: bool,
+        forced: Option<PmuDesc>,
+    ) -> Ctx {
+        active.sort_by_key(|p| (p.rank(), p.id()));
+        let words = PmuDesc::all().count().div_ceil(64);
+        let (mut active_set, mut visible_set) = (vec![0; words], vec![0; words]);
+        for p in &active {
+            set(&mut active_set, p.index());
+        }
+        for p in visible {
+            set(&mut visible_set, p.index());
+        }
+        let core_plm = active
+            .iter()
+            .find(|p| p.kind() == PmuKind::Core)
+            .map(|p| p.supported_plm());
+        Ctx {
+            host,
+            active,
+            active_set,
+            visible_set,
+            encode_inactive,
+            core_plm,
+            forced,
+        }
+    }
+
+    /// Is `p` active?
+    pub fn is_active(&self, p: PmuDesc) -> bool {
+        get(&self.active_set, p.index())
+    }
+
+    /// Is `p` visible (known and not disabled)?
+    pub fn is_visible(&self, p: PmuDesc) -> bool {
+        get(&self.visible_set, p.index())
+    }
+
+    /// May events of `p` be encoded with an explicit `pmu::` prefix?
+    pub fn may_encode(&self, p: PmuDesc) -> bool {
+        self.is_active(p) || (self.encode_inactive && self.is_visible(p))
+    }
+}

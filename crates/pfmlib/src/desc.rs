@@ -1,0 +1,403 @@
+//! An event being encoded: the PMU and event an event string resolved to,
+//! what the event offers for the OS layer, the attributes asked for, and the
+//! fully-qualified string the engine writes. The data shared by the
+//! event-string stages, the engines and the OS layer.
+
+use crate::defs::ModDef;
+use crate::kernel::PERF_ATTRS;
+use crate::model::{Os, Plm};
+use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
+use std::cell::Cell;
+
+/// Most attributes one event string may carry.
+pub(crate) const MAX_ATTRS: usize = 64;
+/// Longest fully-qualified string libpfm4 builds (without the PMU prefix), in bytes.
+pub(crate) const MAX_FSTR: usize = 255;
+
+/// Which attribute a requested attribute is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttrRef {
+    /// Unit mask `i` of the event.
+    Umask(u16),
+    /// Hardware modifier `id` of the family.
+    Mod(u8),
+    /// perf_events attribute `id`.
+    Perf(u8),
+    /// A raw unit mask, with its value.
+    Raw(u64),
+}
+
+impl AttrRef {
+    /// Order of the attribute in the event's attribute list: unit masks,
+    /// then modifiers, then perf_events attributes, then a raw unit mask.
+    #[inline]
+    pub fn order(self) -> u32 {
+        match self {
+            AttrRef::Umask(i) => u32::from(i),
+            AttrRef::Mod(id) => 0x1_0000 + u32::from(id),
+            AttrRef::Perf(id) => 0x2_0000 + u32::from(id),
+            AttrRef::Raw(_) => 0x3_0000,
+        }
+    }
+}
+
+/// One requested attribute and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Attr {
+    pub what: AttrRef,
+    pub ival: u64,
+}
+
+/// What an event offers for an OS layer, beyond its unit masks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Offer {
+    /// Hardware modifiers (bit = modifier id).
+    pub mods: u32,
+    /// perf_events attributes (bit = attribute id).
+    pub perf: u32,
+}
+
+/// An event being encoded.
+#[derive(Debug)]
+pub(crate) struct Desc {
+    pub pmu: PmuDesc,
+    /// The event (the real one when an alias was given).
+    pub event: EventDesc,
+    pub dfl_plm: Plm,
+    pub os: Os,
+    pub offer: Offer,
+    /// Requested attributes, in the order given (then sorted by the engine).
+    pub attrs: Vec<Attr>,
+    /// Fully-qualified string, without the `pmu::` prefix.
+    pub fstr: Fstr,
+}
+
+thread_local! {
+    /// The attribute list of the last finished [`Desc`], emptied and kept for
+    /// the next one: encoding events one after another allocates it once.
+    static SPARE_ATTRS: Cell<Vec<Attr>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for Desc {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.attrs);
+        if v.capacity() <= 256 {
+            v.clear();
+            let _ = SPARE_ATTRS.try_with(|s| s.set(v));
+        }
+    }
+}
+
+impl Desc {
+    /// A description of `event` with nothing requested yet.
+    pub fn new(pmu: PmuDesc, event: EventDesc, os: Os, dfl_plm: Plm, offer: Offer) -> Desc {
+        Desc {
+            pmu,
+            event,
+            dfl_plm,
+            os,
+            offer,
+            attrs: {
+                let mut v = SPARE_ATTRS.take();
+                v.reserve(16);
+                v
+            },
+            fstr: Fstr::new(pmu.name()),
+        }
+    }
+
+    /// Unit mask `i` of the event.
+    #[inline]
+    pub fn umask(&self, i: u16) -> UmaskDesc {
+        self.event.umask(i as usize)
+    }
+
+    /// The event as a person would write it, for messages.
+    pub fn event_name(&self) -> String {
+        format!("{}::{}", self.pmu.name(), self.event.name())
+    }
+
+    /// Sorts the requested attributes in attribute-list order (stable).
+    pub fn sort_attrs(&mut self) {
+        if !self.attrs.is_sorted_by_key(|a| a.what.order()) {
+            self.attrs.sort_by_key(|a| a.what.order());
+        }
+    }
+
+    /// The requested unit masks, in the current order.
+    pub fn umask_attrs(&self) -> impl Iterator<Item = u16> + '_ {
+        self.attrs.iter().filter_map(|a| match a.what {
+            AttrRef::Umask(i) => Some(i),
+            _ => None,
+        })
+    }
+
+    /// Appends `:name` to the fully-qualified string.
+    pub fn push_fstr_attr(&mut self, name: &str) {
+        if self.fstr.fits(1 + name.len()) {
+            self.fstr.push_char(':');
+            self.fstr.push_short(name);
+        } else {
+            self.fstr.push(":");
+            self.fstr.push(name);
+        }
+    }
+
+    /// Appends `:0x<value>` for a raw unit mask (its low 32 bits, as libpfm4).
+    pub fn push_fstr_raw(&mut self, value: u64) {
+        self.fstr.push(&format!(":0x{:x}", value as u32));
+    }
+
+    /// Starts the fully-qualified string: the event name, then the requested
+    /// unit masks (or raw unit mask) in attribute order.
+    pub fn write_fstr_umasks(&mut self) {
+        self.fstr.clear();
+        self.fstr.push(self.event.name());
+        self.sort_attrs();
+        for k in 0..self.attrs.len() {
+            match self.attrs[k].what {
+                AttrRef::Umask(i) => self.push_fstr_attr(self.umask(i).name()),
+                AttrRef::Raw(v) => self.push_fstr_raw(v),
+                _ => {}
+            }
+        }
+    }
+
+    /// Writes the fully-qualified string of the engines without special
+    /// ordering rules: [`Desc::write_fstr_umasks`], then each hardware
+    /// modifier offered, in id order, as `:name=value` with the register
+    /// value `value` gives it (`None`: left out).
+    pub fn write_fstr(&mut self, mods: &[ModDef], value: impl Fn(u64) -> Option<u64>) {
+        self.write_fstr_umasks();
+        self.write_fstr_mods(mods, value);
+    }
+
+    /// Appends each hardware modifier offered, in id order, as `:name=value`
+    /// with the value `value` gives it (`None`: left out).
+    pub fn write_fstr_mods(&mut self, mods: &[ModDef], value: impl Fn(u64) -> Option<u64>) {
+        let mut offered = self.offer.mods;
+        while offered != 0 {
+            let id = offered.trailing_zeros();
+            offered &= offered - 1;
+            if let (Some(v), Some(m)) = (value(u64::from(id)), mods.get(id as usize)) {
+                self.push_fstr_val(m.name, v);
+            }
+        }
+    }
+
+    /// Appends `:name=value` (value in decimal).
+    pub fn push_fstr_val(&mut self, name: &str, value: u64) {
+        if value < 10 && self.fstr.fits(3 + name.len()) {
+            self.fstr.push_char(':');
+            self.fstr.push_short(name);
+            self.fstr.push_char('=');
+            self.fstr.push_char((b'0' + value as u8) as char);
+            return;
+        }
+        self.fstr.push(":");
+        self.fstr.push(name);
+        self.fstr.push("=");
+        self.fstr.push_decimal(value);
+    }
+
+    /// Appends `setting` (`:name=`) and `value` in decimal.
+    pub fn push_fstr_setting(&mut self, setting: &str, value: u64) {
+        if value < 10 && self.fstr.fits(setting.len() + 1) {
+            self.fstr.push_short(setting);
+            self.fstr.push_char((b'0' + value as u8) as char);
+            return;
+        }
+        self.fstr.push(setting);
+        self.fstr.push_decimal(value);
+    }
+
+    /// Appends the perf_events attributes offered, in id order, with the
+    /// value `shown` gives each (`None`: left out).
+    pub fn write_fstr_perf(&mut self, shown: impl Fn(u64) -> Option<u64>) {
+        let mut perf = self.offer.perf;
+        while perf != 0 {
+            let id = perf.trailing_zeros();
+            perf &= perf - 1;
+            if let (Some(v), Some(a)) = (shown(u64::from(id)), PERF_ATTRS.get(id as usize)) {
+                self.push_fstr_setting(a.setting, v);
+            }
+        }
+    }
+}
+
+/// A fully-qualified string being written, `pmu::` prefix included (the
+/// engines write after it): at most [`MAX_FSTR`] bytes after the prefix, as
+/// libpfm4 bounds it (cut at a character boundary).
+pub(crate) struct Fstr {
+    s: String,
+    /// Length of the `pmu::` prefix.
+    base: usize,
+}
+
+impl std::fmt::Debug for Fstr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+impl Fstr {
+    /// An empty string for events of PMU `pmu`.
+    pub fn new(pmu: &str) -> Fstr {
+        let mut s = String::with_capacity(pmu.len() + 2 + 96);
+        s.push_str(pmu);
+        s.push_str("::");
+        Fstr { base: s.len(), s }
+    }
+
+    /// A placeholder that holds nothing (no allocation).
+    pub fn empty() -> Fstr {
+        Fstr {
+            s: String::new(),
+            base: 0,
+        }
+    }
+
+    /// Empties it (the prefix stays).
+    pub fn clear(&mut self) {
+        self.s.truncate(self.base);
+    }
+
+    /// Does a piece of `n` bytes fit whole?
+    #[inline]
+    pub fn fits(&self, n: usize) -> bool {
+        self.s.len() - self.base + n <= MAX_FSTR
+    }
+
+    /// Appends one character the caller knows fits.
+    #[inline]
+    pub fn push_char(&mut self, c: char) {
+        self.s.push(c);
+    }
+
+    /// Appends a piece the caller knows fits: character by character when it
+    /// has a few, which costs less than a call to `memcpy`.
+    #[inline]
+    pub fn push_short(&mut self, s: &str) {
+        if s.len() <= 3 {
+            for c in s.chars() {
+                self.s.push(c);
+            }
+        } else {
+            self.s.push_str(s);
+        }
+    }
+
+    /// Appends `s`, or as much of it as fits (whole characters).
+    pub fn push(&mut self, s: &str) {
+        let room = MAX_FSTR - (self.s.len() - self.base);
+        if s.len() <= room {
+            self.s.push_str(s);
+            return;
+        }
+        let mut n = room;
+        while !s.is_char_boundary(n) {
+            n -= 1;
+        }
+        self.s.push_str(&s[..n]);
+    }
+
+    /// Appends `v` in decimal.
+    #[inline]
+    pub fn push_decimal(&mut self, v: u64) {
+        if v < 10 {
+            if self.s.len() - self.base < MAX_FSTR {
+                self.s.push((b'0' + v as u8) as char);
+            }
+            return;
+        }
+        let mut digits = [0u8; 20];
+        let d = decimal(v, &mut digits);
+        for &c in d.iter().take(MAX_FSTR - (self.s.len() - self.base)) {
+            self.s.push(c as char);
+        }
+    }
+
+    /// The string so far, without the prefix.
+    pub fn as_str(&self) -> &str {
+        self.s.get(self.base..).unwrap_or("")
+    }
+
+    /// The whole string, prefix included.
+    pub fn into_string(self) -> String {
+        self.s
+    }
+
+    /// Its length in bytes, without the prefix.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.s.len() - self.base
+    }
+}
+
+/// `v` in decimal ASCII digits, written at the end of `buf`.
+fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    &buf[i..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_like_display() {
+        let mut buf = [0u8; 20];
+        for v in [0, 1, 9, 10, 255, 100000, u64::MAX] {
+            assert_eq!(decimal(v, &mut buf), v.to_string().as_bytes());
+        }
+    }
+
+    #[test]
+    fn bounded_fstr() {
+        let mut s = Fstr::new("p");
+        s.push(&"a".repeat(250));
+        s.push("bcdefghij");
+        assert_eq!(s.len(), MAX_FSTR);
+        assert!(s.as_str().ends_with("bcdef"));
+        s.push_decimal(7);
+        assert_eq!(s.len(), MAX_FSTR);
+        let mut t = Fstr::new("p");
+        t.push(&"a".repeat(254));
+        t.push("é");
+        assert_eq!(t.len(), 254);
+        t.clear();
+        t.push_decimal(1234);
+        t.push_decimal(5);
+        assert_eq!(t.as_str(), "12345");
+    }
+
+    #[test]
+    fn attribute_order() {
+        let mut v = [
+            AttrRef::Raw(5),
+            AttrRef::Perf(0),
+            AttrRef::Mod(3),
+            AttrRef::Umask(7),
+            AttrRef::Mod(0),
+        ];
+        v.sort_by_key(|a| a.order());
+        assert_eq!(
+            v,
+            [
+                AttrRef::Umask(7),
+                AttrRef::Mod(0),
+                AttrRef::Mod(3),
+                AttrRef::Perf(0),
+                AttrRef::Raw(5)
+            ]
+        );
+    }
+}

@@ -1,0 +1,281 @@
+//! The one adapter between dispatch and pfmlib's internals (event strings,
+//! tables, engines). Every other file of `dispatch/` sees only the small
+//! values defined here and the public API (`Library`, `Pmu`, `Event`,
+//! `regs`, `ia64`), so a change of the internals is a change of this file.
+
+use crate::desc::{AttrRef, Desc};
+use crate::event::parse_event;
+use crate::ia64::{qual, Ia64Ear, Ia64Group, Ia64Model};
+use crate::library::{Library, Pmu};
+use crate::model::{Os, Plm};
+use crate::pmu::ia64::{counter_pmc, event_flag, facts, model, CounterSetup};
+use crate::pmu::intel_x86::{ev_flag, um_flag};
+use crate::pmu::{engine, DISPATCH_IA64, DISPATCH_NEHALEM};
+use crate::tables::EventDesc;
+
+/// Which dispatcher serves a PMU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dispatcher {
+    /// Intel Nehalem / Westmere core PMU, with its uncore.
+    Nehalem,
+    /// Itanium, Itanium 2 or Montecito.
+    Ia64(Ia64Model),
+}
+
+/// The dispatcher of a PMU (its table's `dispatch` key), if any.
+pub(super) fn dispatcher(pmu: Pmu<'_>) -> Option<Dispatcher> {
+    match pmu.desc.dispatcher() {
+        DISPATCH_NEHALEM => Some(Dispatcher::Nehalem),
+        DISPATCH_IA64 => Some(Dispatcher::Ia64(model(pmu.desc))),
+        _ => None,
+    }
+}
+
+/// The uncore PMU dispatched beside a Nehalem-family core PMU (its table's
+/// `uncore` key).
+pub(super) fn nehalem_uncore<'a>(lib: &'a Library, core: Pmu<'a>) -> Option<Pmu<'a>> {
+    lib.pmu(core.desc.uncore()?)
+}
+
+/// Which of a core / uncore pair an event string belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Side {
+    /// The core PMU (also: no `pmu::` prefix).
+    Core,
+    /// The uncore PMU.
+    Uncore,
+}
+
+/// The side an event string names by its `pmu::` prefix (none: the core),
+/// or `None` when the prefix names neither PMU.
+pub(super) fn nehalem_side(event: &str, core: Pmu<'_>, uncore: Pmu<'_>) -> Option<Side> {
+    let Some((prefix, _)) = event.split_once("::") else {
+        return Some(Side::Core);
+    };
+    let prefix = prefix.to_ascii_lowercase();
+    if prefix == core.name() {
+        Some(Side::Core)
+    } else if prefix == uncore.name() {
+        Some(Side::Uncore)
+    } else {
+        None
+    }
+}
+
+/// Why an event string could not be turned into dispatch facts.
+#[derive(Debug)]
+pub(super) enum SourceError {
+    /// The string does not parse or encode (a libpfm4 error).
+    Library(crate::Error),
+    /// It names an event of another PMU (the one named).
+    OtherPmu(&'static str),
+    /// The table lacks what dispatch needs (a table bug).
+    Table(String),
+}
+
+/// `pmu::event` unless the string already names a PMU.
+fn qualified(pmu: Pmu<'_>, event: &str) -> String {
+    if event.contains("::") {
+        event.to_string()
+    } else {
+        format!("{}::{event}", pmu.name())
+    }
+}
+
+/// An event string parsed for `pmu`, refused when it resolves elsewhere.
+fn parse_for(lib: &Library, pmu: Pmu<'_>, event: &str, plm: Plm) -> Result<Desc, SourceError> {
+    let d = parse_event(lib.ctx(), &qualified(pmu, event), Os::None, plm)
+        .map_err(SourceError::Library)?;
+    if d.pmu != pmu.desc {
+        return Err(SourceError::OtherPmu(d.pmu.name()));
+    }
+    Ok(d)
+}
+
+/// An x86 event encoded for its counting register.
+#[derive(Debug, Clone)]
+pub(super) struct EncodedEvent {
+    /// Fully-qualified string, `pmu::EVENT:...`.
+    pub fstr: String,
+    /// The event-select register value (`PERFEVTSEL` / `UNC_PERFEVTSEL`); a
+    /// second code (offcore response, load latency) is not dispatched.
+    pub code: u64,
+    /// PEBS-capable with the unit masks given.
+    pub pebs: bool,
+    /// Uses the load-latency unit mask.
+    pub uses_ldlat_umask: bool,
+    /// Counters it may use: bit n generic counter n, bit 32+n fixed counter n.
+    pub counters: u64,
+}
+
+/// Encodes an event string of `pmu` (unprefixed names belong to it) with
+/// default privilege levels `plm`, as `pfm check --os none` does.
+pub(super) fn encode_event(
+    lib: &Library,
+    pmu: Pmu<'_>,
+    event: &str,
+    plm: Plm,
+) -> Result<EncodedEvent, SourceError> {
+    let mut d = parse_for(lib, pmu, event, plm)?;
+    let codes = engine(d.pmu)
+        .encode(lib.ctx(), &mut d)
+        .map_err(SourceError::Library)?;
+    let code = codes
+        .first()
+        .copied()
+        .ok_or_else(|| SourceError::Table(format!("{event}: the engine gave no code")))?;
+    let ev = d.event;
+    let umask_flags: Vec<u32> = d.umask_attrs().map(|i| d.umask(i).flags()).collect();
+    Ok(EncodedEvent {
+        fstr: format!("{}::{}", d.pmu.name(), d.fstr.as_str()),
+        code,
+        pebs: ev.flags() & ev_flag::PEBS != 0 && umask_flags.iter().all(|f| f & um_flag::PEBS != 0),
+        uses_ldlat_umask: umask_flags.iter().any(|f| f & um_flag::LDLAT != 0),
+        counters: ev.cntmsk(),
+    })
+}
+
+/// What IA-64 dispatch knows of one event.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Ia64EventFacts {
+    /// Table name.
+    pub name: &'static str,
+    /// Event select code.
+    pub code: u64,
+    /// PMCs that may count it (bit n = PMCn).
+    pub counters: u64,
+    /// Most occurrences per cycle (thresholds stay below it).
+    pub maxincr: u32,
+    /// Unit mask hard-wired into the counter (or the EAR).
+    pub umask: u32,
+    /// EAR kind.
+    pub ear: Ia64Ear,
+    /// Cache group and set within it.
+    pub group: Ia64Group,
+    /// Set within the cache group.
+    pub set: Option<u8>,
+    /// Counted accurately under opcode matching.
+    pub supports_opcm: bool,
+    /// Counted accurately under code range restriction.
+    pub supports_iarr: bool,
+    /// Counted accurately under data range restriction.
+    pub supports_darr: bool,
+    /// The branch trace buffer event (Itanium, Itanium 2).
+    pub btb: bool,
+    /// The execution trace buffer event (Montecito).
+    pub etb: bool,
+    /// Takes the Montecito MESI unit masks.
+    pub takes_mesi: bool,
+    desc: EventDesc,
+}
+
+/// An IA-64 event string, parsed.
+#[derive(Debug, Clone)]
+pub(super) struct Ia64ParsedEvent {
+    /// The event.
+    pub facts: Ia64EventFacts,
+    /// MESI unit masks given, bit = mask index.
+    pub mesi: u64,
+    /// Their names, in the order given.
+    pub masks: Vec<&'static str>,
+    /// The first attribute that is not a unit mask (modifiers are refused).
+    pub modifier: Option<&'static str>,
+}
+
+/// Parses an IA-64 event string of `pmu` (unprefixed names belong to it).
+pub(super) fn ia64_event(
+    lib: &Library,
+    pmu: Pmu<'_>,
+    event: &str,
+) -> Result<Ia64ParsedEvent, SourceError> {
+    let d = parse_for(lib, pmu, event, Plm::DEFAULT)?;
+    let desc = d.event;
+    let f = facts(desc);
+    let mut mesi = 0u64;
+    let mut masks = Vec::new();
+    let mut modifier = None;
+    for a in &d.attrs {
+        if let AttrRef::Umask(i) = a.what {
+            mesi |= 1 << i;
+            masks.push(d.umask(i).name());
+        } else {
+            modifier = Some(attr_name(&d, a.what));
+            break;
+        }
+    }
+    let facts = Ia64EventFacts {
+        name: desc.name(),
+        code: desc.code(),
+        counters: desc.cntmsk(),
+        maxincr: u32::from(f.maxincr),
+        umask: f.umask,
+        ear: f.ear,
+        group: f.group,
+        set: f.set,
+        supports_opcm: f.qual & qual::OPCM != 0,
+        supports_iarr: f.qual & qual::IARR != 0,
+        supports_darr: f.qual & qual::DARR != 0,
+        btb: desc.flags() & event_flag::BTB != 0,
+        etb: desc.flags() & event_flag::ETB != 0,
+        takes_mesi: desc.numasks() > 0,
+        desc,
+    };
+    Ok(Ia64ParsedEvent {
+        facts,
+        mesi,
+        masks,
+        modifier,
+    })
+}
+
+/// The per-counter settings of an IA-64 counting monitor.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Ia64CounterSettings {
+    /// Privilege-level mask (bits 0-3).
+    pub plm: u64,
+    /// System-wide monitoring (the `pm` bit).
+    pub system_wide: bool,
+    /// Threshold (already checked against the maximum increment).
+    pub thres: u64,
+    /// Instruction set (Itanium, Itanium 2; 0 = both).
+    pub ism: u64,
+    /// MESI states (Montecito; 0 = all).
+    pub mesi: u64,
+}
+
+/// The counting monitor value of an event, as `pfm check --os none` encodes it.
+pub(super) fn ia64_counter_value(
+    model: Ia64Model,
+    ev: &Ia64EventFacts,
+    s: Ia64CounterSettings,
+) -> u64 {
+    let setup = CounterSetup {
+        plm: s.plm,
+        system_wide: s.system_wide,
+        thres: s.thres,
+        ism: s.ism,
+        mesi: s.mesi,
+    };
+    counter_pmc(model, ev.desc, setup)
+}
+
+/// The code of a named event of `pmu` (libpfm-3 tests event classes by code).
+pub(super) fn event_code(pmu: Pmu<'_>, name: &str) -> Option<u64> {
+    pmu.desc.find_event(name, |_| true).map(|e| e.code())
+}
+
+/// The name of a requested attribute that is not a unit mask.
+fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
+    match a {
+        AttrRef::Umask(i) => d.umask(i).name(),
+        AttrRef::Mod(id) => engine(d.pmu)
+            .defs()
+            .modifiers
+            .get(usize::from(id))
+            .map_or("?", |m| m.name),
+        AttrRef::Perf(id) => crate::kernel::PERF_ATTRS
+            .get(usize::from(id))
+            .map_or("?", |p| p.name),
+        AttrRef::Raw(_) => "RAW_UMASK",
+    }
+}

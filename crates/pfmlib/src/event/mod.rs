@@ -1,0 +1,509 @@
+//! Event strings: `[pmu::]EVENT[:ATTR[=VAL]]...` resolved to an event of a
+//! PMU and a list of requested attributes ([`Desc`]), with libpfm4's rules
+//! for lookup, aliases (`equiv`), value syntax, duplicates and conflicts.
+//!
+//! Two stages, each callable alone: [`resolve`] finds the PMU and the event;
+//! [`parse_event`] also resolves every attribute against what the event
+//! offers for the OS layer.
+
+pub(crate) mod scan;
+
+use crate::ctx::Ctx;
+use crate::defs::ModKind;
+use crate::desc::{Attr, AttrRef, Desc, MAX_ATTRS};
+use crate::error::{Error, ErrorKind, Result};
+use crate::kernel::PERF_ATTRS;
+use crate::model::{AttrType, Os, Plm};
+use crate::pmu::engine;
+use crate::tables::{EventDesc, PmuDesc};
+pub(crate) use scan::c_strtoull;
+use scan::{layout, next_token, push_quoted, split_attr};
+
+/// The first event of `pmu` named `name` that is there on this host.
+pub(crate) fn find_event_in(ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<EventDesc> {
+    let e = engine(pmu);
+    pmu.find_event(name, |ev| e.event_available(ctx, pmu, ev))
+}
+
+/// Finds the PMU and the event an event string names (before aliases are
+/// followed); returns them with the attribute part of the string.
+pub(crate) fn resolve<'a>(
+    ctx: &Ctx,
+    input: &'a str,
+) -> Result<(PmuDesc, EventDesc, Option<&'a str>)> {
+    let l = layout(input.as_bytes());
+    if let Some(c) = l.bad {
+        let c = c as char;
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!(
+                "event string {input:?} contains {c:?}: give one event per string (separators , space tab newline are not allowed)"
+            ),
+        ));
+    }
+    if input.is_empty() {
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            "empty event string: give [pmu::]EVENT[:ATTR...]; event not found",
+        ));
+    }
+    let pname = l.pmu_end.map(|e| &input[..e]);
+    let (ename, attrs) = match l.attr_at {
+        Some(a) => (&input[l.start..a], Some(&input[a + 1..])),
+        None => (&input[l.start..], None),
+    };
+    let found = match pname {
+        Some(p) => {
+            let pmu = prefixed_pmu(ctx, p, input)?;
+            find_event_in(ctx, pmu, ename).map(|e| (pmu, e))
+        }
+        None => ctx
+            .active
+            .iter()
+            .find_map(|&pmu| find_event_in(ctx, pmu, ename).map(|e| (pmu, e))),
+    };
+    match found {
+        Some((pmu, ev)) => Ok((pmu, ev, attrs)),
+        None => Err(not_found(ename, pname)),
+    }
+}
+
+/// The PMU a `pmu::` prefix names, if events may be encoded for it here.
+fn prefixed_pmu(ctx: &Ctx, name: &str, input: &str) -> Result<PmuDesc> {
+    let pmu = PmuDesc::by_name(name)
+        .filter(|&p| ctx.is_visible(p))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotFound,
+                format!("unknown PMU {name:?} in event string {input:?}"),
+            )
+        })?;
+    if !ctx.may_encode(pmu) {
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            format!(
+                "PMU {} is not active on this host, and this library encodes only for active PMUs (libpfm4: set LIBPFM_ENCODE_INACTIVE)",
+                pmu.name()
+            ),
+        ));
+    }
+    Ok(pmu)
+}
+
+fn not_found(ename: &str, pname: Option<&str>) -> Error {
+    const ANY: &str = "any PMU active on this host (prefix it with pmu:: to use another PMU)";
+    let mut msg = String::with_capacity(ename.len() + ANY.len() + 32);
+    msg.push_str("event ");
+    push_quoted(&mut msg, ename);
+    msg.push_str(" not found in ");
+    match pname {
+        Some(p) => {
+            msg.push_str("PMU ");
+            msg.push_str(p);
+        }
+        None => msg.push_str(ANY),
+    }
+    Error::new(ErrorKind::NotFound, msg)
+}
+
+/// The event an alias names, and the attributes it adds.
+fn alias_target(
+    ctx: &Ctx,
+    pmu: PmuDesc,
+    ev: EventDesc,
+    equiv: &'static str,
+) -> Result<(EventDesc, Option<&'static str>)> {
+    let (target, eattrs) = split_attr(equiv);
+    let t = find_event_in(ctx, pmu, target).ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotFound,
+            format!(
+                "alias {} of PMU {} names unknown event {target}",
+                ev.name(),
+                pmu.name()
+            ),
+        )
+    })?;
+    Ok((t, eattrs))
+}
+
+/// Looks an event string up: the PMU and the event (aliases followed), with
+/// the same answers and errors as [`parse_event`]. A string without
+/// attributes needs no attribute resolution, so none is done.
+pub(crate) fn lookup_event(ctx: &Ctx, input: &str) -> Result<(PmuDesc, EventDesc)> {
+    let (pmu, ev, attrs) = resolve(ctx, input)?;
+    if attrs.is_none() {
+        match ev.equiv() {
+            None => return Ok((pmu, ev)),
+            Some(equiv) => {
+                if let (t, None) = alias_target(ctx, pmu, ev, equiv)? {
+                    return Ok((pmu, t));
+                }
+            }
+        }
+    }
+    let d = parse_event(ctx, input, Os::None, Plm::DEFAULT)?;
+    Ok((d.pmu, d.event))
+}
+
+/// Parses an event string into a [`Desc`], resolving the PMU, the event,
+/// aliases and every attribute, and removing duplicate settings.
+pub(crate) fn parse_event(ctx: &Ctx, input: &str, os: Os, dfl_plm: Plm) -> Result<Desc> {
+    let (pmu, ev, attrs) = resolve(ctx, input)?;
+    let e = engine(pmu);
+    let mut d = match ev.equiv() {
+        Some(equiv) => {
+            // An alias: the event named by the equivalence string, with its attributes.
+            let (t, eattrs) = alias_target(ctx, pmu, ev, equiv)?;
+            let mut d = Desc::new(pmu, t, os, dfl_plm, e.offer(ctx, pmu, t, os));
+            if let Some(a) = eattrs {
+                parse_attrs(ctx, a, &mut d)?;
+            }
+            sanitize(&mut d)?;
+            d
+        }
+        None => Desc::new(pmu, ev, os, dfl_plm, e.offer(ctx, pmu, ev, os)),
+    };
+    if let Some(a) = attrs {
+        parse_attrs(ctx, a, &mut d)?;
+    }
+    sanitize(&mut d)?;
+    Ok(d)
+}
+
+/// Removes repeated identical settings; refuses one attribute set to two values.
+///
+/// Like libpfm4, after removing a duplicate the scan moves on without looking
+/// at the entry that slid into its place, so a third copy survives (and the
+/// engine then sees two copies).
+fn sanitize(d: &mut Desc) -> Result<()> {
+    if d.attrs.len() < 2 || all_distinct(&d.attrs) {
+        return Ok(());
+    }
+    let mut i = 0;
+    while i < d.attrs.len() {
+        let mut j = i + 1;
+        while j < d.attrs.len() {
+            if d.attrs[i].what == d.attrs[j].what {
+                if d.attrs[i].ival == d.attrs[j].ival {
+                    d.attrs.remove(j);
+                } else {
+                    let (v1, v2) = (d.attrs[i].ival, d.attrs[j].ival);
+                    return Err(Error::new(
+                        ErrorKind::AttrSet,
+                        format!(
+                            "attribute {} of {} is given two values, {v1} and {v2} (a unit mask may fix it)",
+                            attr_name(d, d.attrs[i].what),
+                            d.event_name()
+                        ),
+                    ));
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Quick proof that no two requested attributes are the same one: a bit per
+/// attribute, by kind and index; a shared bit (perhaps a false alarm) means
+/// "maybe not".
+fn all_distinct(attrs: &[Attr]) -> bool {
+    let mut seen = [0u64; 4];
+    for a in attrs {
+        let bit = match a.what {
+            AttrRef::Mod(id) => usize::from(id & 63),
+            AttrRef::Umask(i) => 64 + usize::from(i & 63),
+            AttrRef::Perf(id) => 128 + usize::from(id & 63),
+            AttrRef::Raw(v) => 192 + (v & 63) as usize,
+        };
+        if seen[bit / 64] >> (bit % 64) & 1 != 0 {
+            return false;
+        }
+        seen[bit / 64] |= 1 << (bit % 64);
+    }
+    true
+}
+
+/// The name of an attribute, for messages.
+fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
+    match a {
+        AttrRef::Umask(i) => d.umask(i).name(),
+        AttrRef::Mod(id) => engine(d.pmu)
+            .defs()
+            .modifiers
+            .get(usize::from(id))
+            .map_or("?", |m| m.name),
+        AttrRef::Perf(id) => PERF_ATTRS.get(usize::from(id)).map_or("?", |a| a.name),
+        AttrRef::Raw(_) => "RAW_UMASK",
+    }
+}
+
+/// Parses `:`/`.`-separated attributes and appends them to `d.attrs`.
+fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
+    let (mut has_raw, mut has_um) = (false, false);
+    let mut rest = Some(s);
+    while let Some(cur) = rest {
+        let (name, val, next) = next_token(cur);
+        rest = next;
+        let found = if is_hex_prefix(name.as_bytes()) {
+            (raw_umask(d, name, has_raw || has_um)?, AttrType::RawUmask)
+        } else {
+            find_attr(d, name.as_bytes(), val.is_some())
+                .ok_or_else(|| unknown_attr(ctx, d, name))?
+        };
+        let (what, ty) = found;
+        match what {
+            AttrRef::Raw(_) => has_raw = true,
+            AttrRef::Umask(i) => {
+                has_um = true;
+                if has_raw {
+                    return Err(Error::new(
+                        ErrorKind::Attr,
+                        format!(
+                            "unit mask {} cannot be combined with a raw unit mask",
+                            d.umask(i).name()
+                        ),
+                    ));
+                }
+                if let Some(eq) = d.umask(i).equiv() {
+                    if val.is_some() {
+                        return Err(Error::new(
+                            ErrorKind::AttrValue,
+                            format!(
+                                "{} of {} is an alias for {eq} and takes no value",
+                                d.umask(i).name(),
+                                d.event_name()
+                            ),
+                        ));
+                    }
+                    parse_attrs(ctx, eq, d)?;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        let ival = attr_value(d, what, ty, name, val)?;
+        if d.attrs.len() == MAX_ATTRS {
+            return Err(Error::new(
+                ErrorKind::TooMany,
+                format!(
+                    "too many attributes for {} (at most {MAX_ATTRS})",
+                    d.event_name()
+                ),
+            ));
+        }
+        d.attrs.push(Attr { what, ival });
+    }
+    Ok(())
+}
+
+/// Does the token start with `0x` (any case)?
+fn is_hex_prefix(b: &[u8]) -> bool {
+    matches!(b, [b'0', x, ..] if *x | 0x20 == b'x')
+}
+
+/// A raw unit mask in hex.
+fn raw_umask(d: &Desc, name: &str, has_other: bool) -> Result<AttrRef> {
+    if has_other {
+        return Err(Error::new(
+            ErrorKind::Attr,
+            format!("raw unit mask {name} cannot be combined with another unit mask"),
+        ));
+    }
+    if !engine(d.pmu).raw_umask(d.pmu) {
+        return Err(Error::new(
+            ErrorKind::Attr,
+            format!(
+                "PMU {} does not accept raw unit masks such as {name}",
+                d.pmu.name()
+            ),
+        ));
+    }
+    let value = c_strtoull(name).ok_or_else(|| {
+        Error::new(
+            ErrorKind::Attr,
+            format!("raw unit mask {name} is not a hex number"),
+        )
+    })?;
+    Ok(AttrRef::Raw(value))
+}
+
+/// The attribute `name` names and its kind, in libpfm4's search order: a
+/// unit mask (not when a value is given), then a hardware modifier, then a
+/// perf_events attribute, each only if the event offers it. Modifiers and
+/// perf_events attributes are found by their one-word keys.
+fn find_attr(d: &Desc, name: &[u8], has_value: bool) -> Option<(AttrRef, AttrType)> {
+    if !has_value && d.event.numasks() > 0 {
+        let variant = d.pmu.variant_bit();
+        if let Some(i) = d.event.find_umask(name, |u| u.in_variant(variant)) {
+            return Some((AttrRef::Umask(i as u16), AttrType::Umask));
+        }
+    }
+    let k = crate::defs::key(name);
+    if k == crate::defs::NO_KEY {
+        return None;
+    }
+    let mods = engine(d.pmu).defs().modifiers;
+    let mut offered = d.offer.mods;
+    while offered != 0 {
+        let id = offered.trailing_zeros() as usize;
+        offered &= offered - 1;
+        if let Some(m) = mods
+            .get(id)
+            .filter(|m| m.key == k && m.name.len() == name.len())
+        {
+            let ty = if m.kind == ModKind::Int {
+                AttrType::ModInteger
+            } else {
+                AttrType::ModBool
+            };
+            return Some((AttrRef::Mod(id as u8), ty));
+        }
+    }
+    let mut offered = d.offer.perf;
+    while offered != 0 {
+        let id = offered.trailing_zeros() as usize;
+        offered &= offered - 1;
+        if let Some(a) = PERF_ATTRS
+            .get(id)
+            .filter(|a| a.key == k && a.name.len() == name.len())
+        {
+            return Some((AttrRef::Perf(id as u8), a.ty));
+        }
+    }
+    None
+}
+
+/// The value of a requested attribute.
+fn attr_value(d: &Desc, what: AttrRef, ty: AttrType, name: &str, val: Option<&str>) -> Result<u64> {
+    match (ty, val) {
+        (AttrType::Umask | AttrType::RawUmask, None) => Ok(0),
+        (AttrType::Umask | AttrType::RawUmask, Some(_)) => Err(Error::new(
+            ErrorKind::AttrValue,
+            format!("unit mask {name} of {} takes no value", d.event_name()),
+        )),
+        (AttrType::ModBool, None) => Ok(1),
+        (AttrType::ModInteger, None) => {
+            let n = attr_name(d, what);
+            Err(Error::new(
+                ErrorKind::AttrValue,
+                format!(
+                    "modifier {n} of {} needs a value, as in {n}=N",
+                    d.event_name()
+                ),
+            ))
+        }
+        (ty, Some(v)) => parse_value(d, what, ty, v),
+    }
+}
+
+fn parse_value(d: &Desc, what: AttrRef, ty: AttrType, v: &str) -> Result<u64> {
+    let bad = |why: &str| {
+        Error::new(
+            ErrorKind::AttrValue,
+            format!(
+                "invalid value {v:?} for modifier {} of {}: {why}",
+                attr_name(d, what),
+                d.event_name()
+            ),
+        )
+    };
+    if v.is_empty() {
+        return Err(bad("empty value"));
+    }
+    match ty {
+        AttrType::ModBool => match v.as_bytes() {
+            [b'y' | b'Y' | b't' | b'T' | b'1'] => Ok(1),
+            [b'n' | b'N' | b'f' | b'F' | b'0'] => Ok(0),
+            _ => Err(bad("expected 0 or 1 (also y/n, t/f)")),
+        },
+        _ => c_strtoull(v).ok_or_else(|| bad("expected an integer (decimal, 0x hex or 0 octal)")),
+    }
+}
+
+fn unknown_attr(ctx: &Ctx, d: &Desc, name: &str) -> Error {
+    let mut known: Vec<&str> = crate::attrs::names(ctx, d.pmu, d.event, d.offer).collect();
+    known.dedup();
+    let list = if known.is_empty() {
+        "it takes none".to_string()
+    } else {
+        format!("valid: {}", known.join(", "))
+    };
+    Error::new(
+        ErrorKind::Attr,
+        format!(
+            "{} has no unit mask or modifier {name:?} ({list})",
+            d.event_name()
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::Host;
+    use crate::library::Library;
+    use crate::model::Vendor;
+
+    /// The lookup fast path answers exactly as a full parse: same PMU and
+    /// event, or the same error kind and message.
+    #[test]
+    fn lookup_equals_full_parse() {
+        let outcome = |r: Result<(PmuDesc, EventDesc)>| match r {
+            Ok((p, e)) => Ok((p.name(), e.index())),
+            Err(e) => Err((e.kind(), e.message().to_string())),
+        };
+        let mut inputs: Vec<String> = [
+            "",
+            ":",
+            "::",
+            ":::",
+            "nhm::",
+            "nhm:::",
+            "nhm:::INST_RETIRED",
+            "::INST_RETIRED",
+            "nhm::INST_RETIRED:",
+            "nhm::INST_RETIRED.",
+            "nhm::inst_retired.any_p",
+            "INST_RETIRED:ANY_P",
+            "a:b::c",
+            "a.b::c",
+            "nope::X",
+            "NHM::arith",
+            "x,y",
+            "nhm::ARITH MUL",
+            "a\tb",
+            "nhm::\"quoted\"",
+            "nhm::é",
+            "cycles",
+            "perf::CYCLES",
+            "nhm::ARITH:NOPE",
+            "nhm::ARITH:MUL:c=2",
+            "wsm::ARITH::MUL",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for p in PmuDesc::all() {
+            for e in p.events() {
+                inputs.push(e.name().to_string());
+                inputs.push(format!("{}::{}", p.name(), e.name()));
+                inputs.push(format!(
+                    "{}::{}",
+                    p.name().to_uppercase(),
+                    e.name().to_lowercase()
+                ));
+            }
+        }
+        for host in [Host::synthetic(Vendor::Intel, 6, 26), Host::none()] {
+            let lib = Library::with_host(host);
+            let ctx = lib.ctx();
+            for s in &inputs {
+                let full = parse_event(ctx, s, Os::None, Plm::DEFAULT).map(|d| (d.pmu, d.event));
+                assert_eq!(outcome(lookup_event(ctx, s)), outcome(full), "{s:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Scanning event strings: where the PMU name, the event name and the
+//! attributes are, C's `strtoull` for values, quoting for messages.
+
+/// Splits off the first token ending at `:` or `.`.
+pub(crate) fn split_attr(s: &str) -> (&str, Option<&str>) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && SCAN[b[i] as usize] < COLON {
+        i += 1;
+    }
+    if i < b.len() {
+        (&s[..i], Some(&s[i + 1..]))
+    } else {
+        (s, None)
+    }
+}
+
+/// Byte classes for scanning event strings: 0 (nothing special),
+/// [`SEPARATOR`] (`,` space tab newline: refused), [`COLON`], [`DOT`].
+static SCAN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b',' as usize] = SEPARATOR;
+    t[b' ' as usize] = SEPARATOR;
+    t[b'\t' as usize] = SEPARATOR;
+    t[b'\n' as usize] = SEPARATOR;
+    t[b':' as usize] = COLON;
+    t[b'.' as usize] = DOT;
+    t
+};
+const SEPARATOR: u8 = 1;
+const COLON: u8 = 2;
+const DOT: u8 = 3;
+/// Bytes that end an attribute token or its name: `:`, `.`, `=`.
+static TOKEN_END: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b':' as usize] = true;
+    t[b'.' as usize] = true;
+    t[b'=' as usize] = true;
+    t
+};
+
+/// One `name[=value]` token of an attribute string, and the rest: the token
+/// ends at `:` or `.`, its name at its first `=`.
+#[inline]
+pub(crate) fn next_token(cur: &str) -> (&str, Option<&str>, Option<&str>) {
+    let b = cur.as_bytes();
+    let mut end = 0;
+    let mut eq = None;
+    loop {
+        while end < b.len() && !TOKEN_END[b[end] as usize] {
+            end += 1;
+        }
+        if end < b.len() && b[end] == b'=' {
+            eq.get_or_insert(end);
+            end += 1;
+            continue;
+        }
+        break;
+    }
+    let rest = cur.get(end + 1..);
+    match (eq, cur.get(..end)) {
+        (Some(i), Some(tok)) => (&tok[..i], tok.get(i + 1..), rest),
+        (None, Some(tok)) => (tok, None, rest),
+        _ => (cur, None, None),
+    }
+}
+
+/// Bytes of a word, for eight-at-a-time byte tests.
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// An event string's layout: a separator (an error), the first `::` (the
+/// end of the PMU name), where the event name starts, and the first `:` or
+/// `.` after that (the start of the attributes).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub bad: Option<u8>,
+    pub pmu_end: Option<usize>,
+    pub start: usize,
+    pub attr_at: Option<usize>,
+}
+
+/// The first separator (`,` space tab newline) of `b`, skipping eight bytes
+/// at a time while none is below 0x2d (all separators are).
+fn first_separator(b: &[u8]) -> Option<u8> {
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let w = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+        if w.wrapping_sub(LO * 0x2d) & !w & HI != 0 {
+            break;
+        }
+        i += 8;
+    }
+    b[i..]
+        .iter()
+        .copied()
+        .find(|&c| SCAN[c as usize] == SEPARATOR)
+}
+
+/// Finds an event string's [`Layout`] in one pass over its bytes.
+pub(crate) fn layout(b: &[u8]) -> Layout {
+    let mut l = Layout {
+        bad: None,
+        pmu_end: None,
+        start: 0,
+        attr_at: None,
+    };
+    let mut i = 0;
+    loop {
+        // Skip eight plain bytes at a time: none below 0x2f (the separators
+        // and `.` are) and no `:`.
+        while i + 8 <= b.len() {
+            let w = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+            let colons = w ^ (LO * b':' as u64);
+            if (w.wrapping_sub(LO * 0x2f) & !w | colons.wrapping_sub(LO) & !colons) & HI != 0 {
+                break;
+            }
+            i += 8;
+        }
+        while i < b.len() && SCAN[b[i] as usize] == 0 {
+            i += 1;
+        }
+        if i >= b.len() {
+            return l;
+        }
+        match SCAN[b[i] as usize] {
+            SEPARATOR => {
+                l.bad = Some(b[i]);
+                return l;
+            }
+            c => {
+                if c == COLON && l.pmu_end.is_none() && b.get(i + 1) == Some(&b':') {
+                    l.pmu_end = Some(i);
+                    l.start = i + 2;
+                    l.attr_at = None;
+                    i += 2;
+                    continue;
+                }
+                if l.attr_at.is_none() {
+                    l.attr_at = Some(i);
+                    if l.pmu_end.is_some() {
+                        // Both found: only a separator can still matter.
+                        l.bad = first_separator(&b[i + 1..]);
+                        return l;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Appends `s` as `{s:?}` writes it, without the formatting machinery when
+/// nothing needs escaping.
+pub(crate) fn push_quoted(dst: &mut String, s: &str) {
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        dst.push('"');
+        dst.push_str(s);
+        dst.push('"');
+    } else {
+        use std::fmt::Write;
+        let _ = write!(dst, "{s:?}");
+    }
+}
+
+/// Parses an unsigned integer the way C's `strtoull(s, &end, 0)` does, and
+/// requires the whole string to be consumed: optional leading white space,
+/// optional sign (a minus negates modulo 2^64), `0x` hex, leading-`0` octal
+/// or decimal; overflow saturates.
+pub(crate) fn c_strtoull(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    // The common case, a plain decimal number (no sign, space or leading 0),
+    // short enough not to overflow.
+    if !b.is_empty() && b.len() <= 19 && b[0] != b'0' && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0, |v, &c| v * 10 + (c - b'0') as u64));
+    }
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
+    }
+    let mut neg = false;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        neg = b[i] == b'-';
+        i += 1;
+    }
+    let mut base = 10u64;
+    if i + 1 < b.len()
+        && b[i] == b'0'
+        && (b[i + 1] | 0x20) == b'x'
+        && i + 2 < b.len()
+        && b[i + 2].is_ascii_hexdigit()
+    {
+        base = 16;
+        i += 2;
+    } else if i < b.len() && b[i] == b'0' {
+        base = 8;
+    }
+    let start = i;
+    let mut val: u64 = 0;
+    let mut overflow = false;
+    while i < b.len() {
+        let digit = match b[i] {
+            c @ b'0'..=b'9' => (c - b'0') as u64,
+            c @ b'a'..=b'f' => (c - b'a' + 10) as u64,
+            c @ b'A'..=b'F' => (c - b'A' + 10) as u64,
+            _ => break,
+        };
+        if digit >= base {
+            break;
+        }
+        match val.checked_mul(base).and_then(|v| v.checked_add(digit)) {
+            Some(v) => val = v,
+            None => overflow = true,
+        }
+        i += 1;
+    }
+    if i == start || i != b.len() {
+        return None;
+    }
+    if overflow {
+        return Some(u64::MAX);
+    }
+    Some(if neg { val.wrapping_neg() } else { val })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strtoull_like_c() {
+        assert_eq!(c_strtoull("10"), Some(10));
+        assert_eq!(c_strtoull("0x10"), Some(16));
+        assert_eq!(c_strtoull("0X1f"), Some(31));
+        assert_eq!(c_strtoull("010"), Some(8));
+        assert_eq!(c_strtoull("0"), Some(0));
+        assert_eq!(c_strtoull("+5"), Some(5));
+        assert_eq!(c_strtoull("-1"), Some(u64::MAX));
+        assert_eq!(c_strtoull("\x0b7"), Some(7));
+        assert_eq!(c_strtoull("99999999999999999999999"), Some(u64::MAX));
+        assert_eq!(c_strtoull("0x"), None);
+        assert_eq!(c_strtoull("08"), None);
+        assert_eq!(c_strtoull("12a"), None);
+        assert_eq!(c_strtoull("+"), None);
+        assert_eq!(c_strtoull(""), None);
+        assert_eq!(c_strtoull("1234567890123456789"), Some(1234567890123456789));
+        assert_eq!(c_strtoull("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(c_strtoull("18446744073709551616"), Some(u64::MAX));
+        assert_eq!(c_strtoull("9"), Some(9));
+    }
+
+    #[test]
+    fn scans_like_the_plain_searches() {
+        let mut inputs = vec![String::new()];
+        let alphabet = [
+            "a", ":", ".", "::", ",", " ", "\t", "\n", "+", "é", "ABCDEFGH",
+        ];
+        for x in alphabet {
+            for y in alphabet {
+                for z in alphabet {
+                    inputs.push(format!("{x}{y}{z}"));
+                    inputs.push(format!("nhm{x}INST_RETIRED{y}ANY_P{z}k=1"));
+                }
+            }
+        }
+        for s in &inputs {
+            let plain_split = |s: &str| match s.find([':', '.']) {
+                Some(i) => (s[..i].to_string(), Some(s[i + 1..].to_string())),
+                None => (s.to_string(), None),
+            };
+            let (a, b) = split_attr(s);
+            assert_eq!(
+                (a.to_string(), b.map(str::to_string)),
+                plain_split(s),
+                "{s:?}"
+            );
+            let l = layout(s.as_bytes());
+            let bad = s.chars().find(|c| matches!(c, ',' | ' ' | '\t' | '\n'));
+            assert_eq!(l.bad.map(char::from), bad, "{s:?}");
+            if bad.is_some() {
+                continue;
+            }
+            assert_eq!(l.pmu_end, s.find("::"), "{s:?}");
+            let rest = l.pmu_end.map_or(s.as_str(), |e| &s[e + 2..]);
+            assert_eq!(&s[l.start..], rest, "{s:?}");
+            let (ename, attrs) = match l.attr_at {
+                Some(a) => (s[l.start..a].to_string(), Some(s[a + 1..].to_string())),
+                None => (s[l.start..].to_string(), None),
+            };
+            assert_eq!((ename, attrs), plain_split(rest), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn quoted_like_debug() {
+        for s in [
+            "",
+            "INST_RETIRED",
+            "a'b",
+            "a\"b",
+            "a\\b",
+            "é",
+            "\u{7f}",
+            "a\u{1}",
+            "~!@#$%^&*()",
+        ] {
+            let mut q = String::from("x");
+            push_quoted(&mut q, s);
+            assert_eq!(q, format!("x{s:?}"));
+        }
+    }
+}

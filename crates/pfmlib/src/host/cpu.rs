@@ -1,0 +1,178 @@
+//! The CPU's identity from CPUID, through any [`CpuIdReader`]: the real
+//! instruction on x86, or a recorded dump in tests.
+
+use crate::model::Vendor;
+use raw_cpuid::{CpuId, CpuIdReader};
+use serde::Serialize;
+
+/// CPUID leaf 0xA (architectural performance monitoring), raw registers,
+/// decoded here once with libpfm4's reading of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ArchPerfmon {
+    /// EAX: version (7:0), generic counters (15:8), counter width (23:16), EBX length (31:24).
+    pub eax: u32,
+    /// EBX: bit n set means architectural event n is NOT available.
+    pub ebx: u32,
+    /// EDX: fixed counters (4:0), their width (12:5).
+    pub edx: u32,
+}
+
+impl ArchPerfmon {
+    /// Architectural perfmon version.
+    pub fn version(&self) -> u32 {
+        self.eax & 0xff
+    }
+    /// Generic counters per logical processor.
+    pub fn num_counters(&self) -> u32 {
+        (self.eax >> 8) & 0xff
+    }
+    /// Width of the generic counters in bits.
+    pub fn counter_width(&self) -> u32 {
+        (self.eax >> 16) & 0xff
+    }
+    /// Number of valid bits in EBX.
+    pub fn ebx_length(&self) -> u32 {
+        (self.eax >> 24) & 0xff
+    }
+    /// Fixed-function counters as libpfm4 reads them: EDX bits 5:0, whatever
+    /// the version (the SDM defines bits 4:0 from version 2 on).
+    pub fn num_fixed_counters(&self) -> u32 {
+        self.edx & 0x3f
+    }
+    /// Is architectural event `bit` available? libpfm4's reading: EBX bits
+    /// 0-6 only, whatever EAX[31:24] says; a set bit means "not available".
+    pub fn event_available(&self, bit: u32) -> bool {
+        bit < 7 && (self.ebx >> bit) & 1 == 0
+    }
+}
+
+/// What CPUID says about the processor.
+pub(crate) struct CpuFacts {
+    pub vendor: Vendor,
+    pub family: u32,
+    pub model: u32,
+    pub stepping: u32,
+    pub brand: Option<String>,
+    pub arch_perfmon: Option<ArchPerfmon>,
+}
+
+/// Decodes vendor, family, model (extended fields folded in as the SDM and
+/// AMD's manuals say), stepping, brand and leaf 0xA.
+pub(crate) fn decode<R: CpuIdReader>(reader: R) -> CpuFacts {
+    let cpuid = CpuId::with_cpuid_reader(reader.clone());
+    let vendor = match cpuid.get_vendor_info() {
+        Some(v) if v.as_str() == "GenuineIntel" => Vendor::Intel,
+        Some(v) if v.as_str() == "AuthenticAMD" => Vendor::Amd,
+        _ => Vendor::Other,
+    };
+    let (family, model, stepping) = match cpuid.get_feature_info() {
+        Some(f) => {
+            let base_family = u32::from(f.base_family_id());
+            let family = if base_family == 0xf {
+                base_family + u32::from(f.extended_family_id())
+            } else {
+                base_family
+            };
+            let model = if base_family >= 0x6 {
+                u32::from(f.base_model_id()) + (u32::from(f.extended_model_id()) << 4)
+            } else {
+                u32::from(f.base_model_id())
+            };
+            (family, model, u32::from(f.stepping_id()))
+        }
+        None => (0, 0, 0),
+    };
+    let brand = cpuid
+        .get_processor_brand_string()
+        .map(|b| b.as_str().trim().to_string())
+        .filter(|b| !b.is_empty());
+    let max_leaf = reader.cpuid1(0).eax;
+    let arch_perfmon = (vendor == Vendor::Intel && max_leaf >= 0xa).then(|| {
+        let r = reader.cpuid2(0xa, 0);
+        ArchPerfmon {
+            eax: r.eax,
+            ebx: r.ebx,
+            edx: r.edx,
+        }
+    });
+    CpuFacts {
+        vendor,
+        family,
+        model,
+        stepping,
+        brand,
+        arch_perfmon,
+    }
+}
+
+/// The running processor's CPUID facts (none off x86).
+pub(crate) fn native() -> Option<CpuFacts> {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        Some(decode(raw_cpuid::CpuIdReaderNative))
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use raw_cpuid::CpuIdResult;
+
+    /// A recorded Nehalem (family 6, model 26, stepping 5) with leaf 0xA.
+    fn nehalem(leaf: u32, _sub: u32) -> CpuIdResult {
+        let r = |eax, ebx, ecx, edx| CpuIdResult { eax, ebx, ecx, edx };
+        match leaf {
+            // "GenuineIntel": EBX, EDX, ECX.
+            0 => r(0xb, 0x756e_6547, 0x6c65_746e, 0x4965_6e69),
+            1 => r(0x0001_06a5, 0, 0, 0),
+            0xa => r(0x0730_0403, 0, 0, 0x603),
+            _ => r(0, 0, 0, 0),
+        }
+    }
+
+    #[test]
+    fn decodes_a_recorded_cpu() {
+        let f = decode(nehalem);
+        assert_eq!(f.vendor, Vendor::Intel);
+        assert_eq!((f.family, f.model, f.stepping), (6, 26, 5));
+        let a = f.arch_perfmon.unwrap();
+        assert_eq!(
+            (a.version(), a.num_counters(), a.num_fixed_counters()),
+            (3, 4, 3)
+        );
+        assert!(a.event_available(6) && !a.event_available(7));
+    }
+
+    #[test]
+    fn extended_family_and_model() {
+        // AMD family 0x19 model 0x01 (Zen 3): base family 0xf + extended 0xa.
+        let zen3 = |leaf: u32, _: u32| match leaf {
+            0 => CpuIdResult {
+                eax: 0x10,
+                ebx: 0x6874_7541,
+                ecx: 0x444d_4163,
+                edx: 0x6974_6e65,
+            },
+            1 => CpuIdResult {
+                eax: 0x00a0_0f11,
+                ebx: 0,
+                ecx: 0,
+                edx: 0,
+            },
+            _ => CpuIdResult {
+                eax: 0,
+                ebx: 0,
+                ecx: 0,
+                edx: 0,
+            },
+        };
+        let f = decode(zen3);
+        assert_eq!(f.vendor, Vendor::Amd);
+        assert_eq!((f.family, f.model, f.stepping), (0x19, 1, 1));
+        assert!(f.arch_perfmon.is_none());
+    }
+}

@@ -1,0 +1,126 @@
+//! Facts the kernel publishes as files (`/sys`, `/proc`), read under a root
+//! directory that tests can point at a tree of their own, or answered from
+//! files given in memory.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Where file facts come from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Facts {
+    /// Root the absolute paths are read under (`/` for the running system);
+    /// `None`: no files at all.
+    root: Option<PathBuf>,
+    /// Files given in memory, by absolute path; they win over the root.
+    files: BTreeMap<String, String>,
+    /// Answers already read, by absolute path (read once, then remembered).
+    cache: Arc<Mutex<BTreeMap<String, Option<Arc<str>>>>>,
+}
+
+impl PartialEq for Facts {
+    fn eq(&self, other: &Facts) -> bool {
+        self.root == other.root && self.files == other.files
+    }
+}
+
+impl Facts {
+    /// The running system's files.
+    pub fn system() -> Facts {
+        Facts::under(PathBuf::from("/"))
+    }
+
+    /// Files under `root` (a recorded tree: `root/sys/bus/...`).
+    pub fn under(root: PathBuf) -> Facts {
+        Facts {
+            root: Some(root),
+            ..Facts::default()
+        }
+    }
+
+    /// No files: every fact is absent.
+    pub fn none() -> Facts {
+        Facts::default()
+    }
+
+    /// Adds (or replaces) an in-memory file; the cache starts afresh.
+    pub fn with_file(mut self, path: &str, contents: &str) -> Facts {
+        self.files.insert(path.to_string(), contents.to_string());
+        self.cache = Arc::default();
+        self
+    }
+
+    /// The root directory, if files are read from one.
+    pub fn root(&self) -> Option<&std::path::Path> {
+        self.root.as_deref()
+    }
+
+    /// Does `path` (absolute) exist?
+    pub fn exists(&self, path: &str) -> bool {
+        if self.files.contains_key(path) {
+            return true;
+        }
+        self.files
+            .keys()
+            .any(|k| k.starts_with(path) && k[path.len()..].starts_with('/'))
+            || self
+                .root
+                .as_ref()
+                .is_some_and(|r| r.join(path.trim_start_matches('/')).exists())
+    }
+
+    /// The contents of `path` (absolute), read once and remembered.
+    pub fn read(&self, path: &str) -> Option<Arc<str>> {
+        if let Some(s) = self.files.get(path) {
+            return Some(Arc::from(s.as_str()));
+        }
+        let root = self.root.as_ref()?;
+        if let Ok(cache) = self.cache.lock() {
+            if let Some(hit) = cache.get(path) {
+                return hit.clone();
+            }
+        }
+        let v: Option<Arc<str>> = std::fs::read_to_string(root.join(path.trim_start_matches('/')))
+            .ok()
+            .map(Arc::from);
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(path.to_string(), v.clone());
+        }
+        v
+    }
+
+    /// The contents of `path`, read now (for facts that change while a
+    /// program runs, such as `/proc/self/status`).
+    pub fn read_fresh(&self, path: &str) -> Option<String> {
+        if let Some(s) = self.files.get(path) {
+            return Some(s.clone());
+        }
+        let root = self.root.as_ref()?;
+        std::fs::read_to_string(root.join(path.trim_start_matches('/'))).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_files_and_a_recorded_tree() {
+        let dir = std::env::temp_dir().join(format!("pfmlib-facts-{}", std::process::id()));
+        let dev = dir.join("sys/bus/event_source/devices/uncore");
+        std::fs::create_dir_all(&dev).unwrap();
+        std::fs::write(dev.join("type"), "13\n").unwrap();
+        let f = Facts::under(dir.clone()).with_file("/proc/x", "1");
+        assert_eq!(
+            f.read("/sys/bus/event_source/devices/uncore/type")
+                .as_deref(),
+            Some("13\n")
+        );
+        assert!(f.exists("/sys/bus/event_source/devices/uncore"));
+        assert!(!f.exists("/sys/bus/event_source/devices/cpu"));
+        assert_eq!(f.read("/proc/x").as_deref(), Some("1"));
+        assert!(f.exists("/proc"));
+        assert_eq!(Facts::none().read("/proc/x"), None);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,215 @@
+//! Host facts: which CPU this is (CPUID) and what the kernel publishes
+//! (perf_events PMUs and their types, the paranoid level). Every fact
+//! pfmlib uses about the machine comes through [`Host`], read once, from
+//! sources tests can replace: any [`CpuIdReader`] (a recorded dump) and a
+//! root directory or in-memory files for `/sys` and `/proc`.
+
+mod cpu;
+mod facts;
+
+pub use cpu::ArchPerfmon;
+pub use raw_cpuid::{CpuIdReader, CpuIdResult};
+
+use crate::model::Vendor;
+use facts::Facts;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Directory of the kernel's perf_events PMUs.
+pub(crate) const EVENT_SOURCES: &str = "/sys/bus/event_source/devices";
+
+/// The processor architecture of a host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Arch {
+    /// x86 (32 or 64 bits).
+    X86,
+    /// 64-bit Arm.
+    Aarch64,
+    /// 32-bit Arm.
+    Arm,
+    /// Anything else.
+    Other,
+}
+
+impl Arch {
+    /// The architecture this program was built for.
+    pub fn native() -> Arch {
+        if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+            Arch::X86
+        } else if cfg!(target_arch = "aarch64") {
+            Arch::Aarch64
+        } else if cfg!(target_arch = "arm") {
+            Arch::Arm
+        } else {
+            Arch::Other
+        }
+    }
+}
+
+/// What pfmlib knows about the machine it answers for.
+///
+/// Build one by hand to ask what pfmlib would do on another machine:
+///
+/// ```
+/// use pfmlib::{Host, Vendor};
+/// let nehalem = Host::synthetic(Vendor::Intel, 6, 26);
+/// let lib = pfmlib::Library::with_host(nehalem);
+/// assert!(lib.pmu("nhm").unwrap().info().is_present);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Host {
+    /// Processor architecture.
+    pub arch: Arch,
+    /// CPU vendor.
+    pub vendor: Vendor,
+    /// CPU family (with the extended family folded in).
+    pub family: u32,
+    /// CPU model (with the extended model folded in).
+    pub model: u32,
+    /// CPU stepping.
+    pub stepping: u32,
+    /// CPU brand string, when known.
+    pub brand: Option<String>,
+    /// CPUID leaf 0xA, on Intel CPUs that have it.
+    pub arch_perfmon: Option<ArchPerfmon>,
+    /// The kernel exposes a hardware CPU PMU (`/sys/bus/event_source/devices/cpu`).
+    pub kernel_cpu_pmu: bool,
+    /// The kernel has perf_events (`/proc/sys/kernel/perf_event_paranoid`).
+    pub perf_events: bool,
+    /// `/proc/sys/kernel/perf_event_paranoid`, when readable.
+    pub perf_event_paranoid: Option<i32>,
+    #[serde(skip)]
+    facts: Facts,
+}
+
+impl Host {
+    /// Detects the running machine (CPUID on x86, `/sys` and `/proc`).
+    pub fn detect() -> Host {
+        let mut h = Host::from_facts(Arch::native(), Facts::system());
+        if let Some(c) = cpu::native() {
+            h.set_cpu(c);
+        }
+        h
+    }
+
+    /// A host whose CPU answers CPUID through `reader` (a recorded dump, say)
+    /// and whose `/sys` and `/proc` are the directories under `root`
+    /// (`None`: no kernel files at all).
+    ///
+    /// ```
+    /// use pfmlib::host::CpuIdResult;
+    /// let r = |eax, ebx, ecx, edx| CpuIdResult { eax, ebx, ecx, edx };
+    /// let cpuid = move |leaf: u32, _sub: u32| match leaf {
+    ///     0 => r(0xb, 0x756e_6547, 0x6c65_746e, 0x4965_6e69), // GenuineIntel
+    ///     1 => r(0x106a5, 0, 0, 0),                            // 6/26/5
+    ///     _ => r(0, 0, 0, 0),
+    /// };
+    /// let h = pfmlib::Host::from_cpuid(cpuid, None);
+    /// assert_eq!((h.family, h.model, h.stepping), (6, 26, 5));
+    /// ```
+    pub fn from_cpuid<R: CpuIdReader>(reader: R, root: Option<PathBuf>) -> Host {
+        let facts = root.map_or_else(Facts::none, Facts::under);
+        let mut h = Host::from_facts(Arch::X86, facts);
+        h.set_cpu(cpu::decode(reader));
+        h
+    }
+
+    /// A made-up host with the given CPU, perf_events present and no leaf
+    /// 0xA; it has no kernel files (see [`Host::with_file`]).
+    pub fn synthetic(vendor: Vendor, family: u32, model: u32) -> Host {
+        Host {
+            arch: Arch::X86,
+            vendor,
+            family,
+            model,
+            stepping: 0,
+            brand: None,
+            arch_perfmon: None,
+            kernel_cpu_pmu: false,
+            perf_events: true,
+            perf_event_paranoid: None,
+            facts: Facts::none(),
+        }
+    }
+
+    /// A host that matches no CPU PMU: only OS-provided PMUs are active.
+    pub fn none() -> Host {
+        Host::synthetic(Vendor::Other, 0, 0)
+    }
+
+    /// The same host with one more kernel file, given by absolute path
+    /// (`/sys/bus/event_source/devices/uncore/type`, say). It is seen
+    /// instead of any file of that name under the root. The host's flags
+    /// (`perf_events`, `kernel_cpu_pmu`, ...) stay as they are.
+    ///
+    /// ```
+    /// use pfmlib::{Host, Library, Os, Plm, Vendor};
+    /// let h = Host::synthetic(Vendor::Intel, 6, 26)
+    ///     .with_file("/sys/bus/event_source/devices/uncore/type", "12\n");
+    /// let enc = Library::with_host(h)
+    ///     .encode("nhm_unc::UNC_CLK_UNHALTED", Plm::DEFAULT, Os::PerfEvent)
+    ///     .unwrap();
+    /// assert_eq!(enc.perf.unwrap().type_, 12);
+    /// ```
+    pub fn with_file(mut self, path: &str, contents: &str) -> Host {
+        self.facts = self.facts.with_file(path, contents);
+        self
+    }
+
+    /// The root directory kernel files are read under, if any.
+    pub fn root(&self) -> Option<&std::path::Path> {
+        self.facts.root()
+    }
+
+    /// A kernel file (absolute path), read once and remembered.
+    pub fn read_file(&self, path: &str) -> Option<Arc<str>> {
+        self.facts.read(path)
+    }
+
+    /// A kernel file read now, for facts that change (`/proc/self/status`).
+    pub fn read_file_now(&self, path: &str) -> Option<String> {
+        self.facts.read_fresh(path)
+    }
+
+    /// Does this kernel file or directory exist?
+    pub fn file_exists(&self, path: &str) -> bool {
+        self.facts.exists(path)
+    }
+
+    /// The `type` file of the kernel's perf_events PMU `name`, if present.
+    pub fn perf_pmu_type(&self, name: &str) -> Option<Arc<str>> {
+        self.facts.read(&format!("{EVENT_SOURCES}/{name}/type"))
+    }
+
+    fn from_facts(arch: Arch, facts: Facts) -> Host {
+        let mut h = Host::synthetic(Vendor::Other, 0, 0);
+        h.arch = arch;
+        h.perf_events = false;
+        h.facts = facts;
+        h.read_kernel_facts();
+        h
+    }
+
+    fn set_cpu(&mut self, c: cpu::CpuFacts) {
+        self.vendor = c.vendor;
+        self.family = c.family;
+        self.model = c.model;
+        self.stepping = c.stepping;
+        self.brand = c.brand;
+        self.arch_perfmon = c.arch_perfmon;
+    }
+
+    /// The kernel facts that are plain flags, from the files.
+    fn read_kernel_facts(&mut self) {
+        self.kernel_cpu_pmu = ["cpu", "cpu_core", "armv8_pmuv3_0"]
+            .iter()
+            .any(|d| self.facts.exists(&format!("{EVENT_SOURCES}/{d}")));
+        let paranoid = self.facts.read("/proc/sys/kernel/perf_event_paranoid");
+        self.perf_events = paranoid.is_some();
+        self.perf_event_paranoid = paranoid.and_then(|s| s.trim().parse().ok());
+    }
+}

@@ -1,0 +1,143 @@
+//! Vocabulary of the Intel x86 core family (PERFEVTSEL layout).
+
+use super::{ExtField, ExtKind, FamilyDefs, Fixed, ModDef, ModKind};
+
+/// PMU flags.
+pub const PMU_FLAGS: &[&str] = &["raw_umask", "ecmask", "spec", "extpebs", "arch"];
+/// Event flags.
+pub const EVENT_FLAGS: &[&str] = &["pebs", "grp_excl", "offcore", "spec", "deprecated"];
+/// Unit-mask flags.
+pub const UMASK_FLAGS: &[&str] = &[
+    "dfl",
+    "pebs",
+    "ncombo",
+    "excl_grp_gt",
+    "grp_dfl_none",
+    "ldlat",
+    "grp_req",
+    "excl_grp_but_0",
+    "code_override",
+];
+
+/// Hardware modifiers, by id.
+pub const MODIFIERS: &[ModDef] = &[
+    ModDef::new("k", ModKind::Bool, "count at privilege level 0 (kernel)"),
+    ModDef::new(
+        "u",
+        ModKind::Bool,
+        "count at privilege levels 1, 2 and 3 (user)",
+    ),
+    ModDef::new(
+        "e",
+        ModKind::Bool,
+        "edge detect: count 0-to-1 transitions (may need a counter mask of at least 1)",
+    ),
+    ModDef::new("i", ModKind::Bool, "invert the counter-mask comparison"),
+    ModDef::new(
+        "c",
+        ModKind::Int,
+        "counter mask: count cycles with at least this many occurrences [0-255]",
+    ),
+    ModDef::new(
+        "t",
+        ModKind::Bool,
+        "count occurrences of both hardware threads of the core",
+    ),
+    ModDef::new(
+        "ldlat",
+        ModKind::Int,
+        "load latency threshold in core cycles [1-65535], 3 when not given",
+    ),
+    ModDef::new(
+        "intx",
+        ModKind::Bool,
+        "count only inside transactional regions",
+    ),
+    ModDef::new(
+        "intxcp",
+        ModKind::Bool,
+        "leave out occurrences in aborted transactional regions",
+    ),
+    ModDef::new(
+        "fe_thres",
+        ModKind::Int,
+        "front-end bubble latency threshold in cycles [1-4095]",
+    ),
+];
+
+/// Modifiers a unit mask may hard-wire: PERFEVTSEL bit minus 8 (the
+/// attribute code is the register's bits from 8 up).
+pub const FIXED: &[Fixed] = &[
+    Fixed {
+        name: "u",
+        shift: 8,
+        width: 1,
+    },
+    Fixed {
+        name: "k",
+        shift: 9,
+        width: 1,
+    },
+    Fixed {
+        name: "e",
+        shift: 10,
+        width: 1,
+    },
+    Fixed {
+        name: "t",
+        shift: 13,
+        width: 1,
+    },
+    Fixed {
+        name: "i",
+        shift: 15,
+        width: 1,
+    },
+    Fixed {
+        name: "c",
+        shift: 16,
+        width: 8,
+    },
+    Fixed {
+        name: "intx",
+        shift: 24,
+        width: 1,
+    },
+    Fixed {
+        name: "intxcp",
+        shift: 25,
+        width: 1,
+    },
+];
+
+/// Extra PMU keys.
+pub const PMU_EXT: &[ExtField] = &[ExtField {
+    key: "offcore_raw_bits",
+    kind: ExtKind::Int {
+        min: 1,
+        max: 64,
+        default: 38,
+    },
+    required: false,
+}];
+
+/// Extra event keys: `cpuid_bit`, the bit of CPUID.0AH:EBX that tells
+/// whether an architectural event exists (absent: always there).
+pub const EVENT_EXT: &[ExtField] = &[ExtField {
+    key: "cpuid_bit",
+    kind: ExtKind::OptInt { max: 31 },
+    required: false,
+}];
+
+/// The family.
+pub const DEFS: FamilyDefs = FamilyDefs {
+    name: "intel_x86",
+    pmu_flags: PMU_FLAGS,
+    event_flags: EVENT_FLAGS,
+    umask_flags: UMASK_FLAGS,
+    modifiers: MODIFIERS,
+    fixed: FIXED,
+    event_ext: EVENT_EXT,
+    pmu_ext: PMU_EXT,
+    all_modifiers: false,
+};

@@ -1,0 +1,533 @@
+//! The static PMU tables generated at build time from `data/*.toml`, read
+//! through small copyable views ([`PmuDesc`], [`EventDesc`], [`UmaskDesc`]).
+//!
+//! The tables are byte arrays of fixed-size little-endian records (layout
+//! in [`layout`]) and one string pool: integers and offsets only, so the
+//! dynamic loader has nothing to relocate however large they grow, and the
+//! PMUs that share an event list (nhm and nhm_ex, the instances of an
+//! uncore box) share one table. Engines interpret the family-defined flag
+//! words; nothing else looks at them.
+
+pub(crate) mod hash;
+#[allow(dead_code)] // the generator writes every field; not all are read
+pub(crate) mod layout;
+
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+}
+
+use crate::model::{PmuKind, Vendor};
+use generated::*;
+use hash::name_hash;
+
+pub(crate) use generated::EVENT_INDEX_SHIFT;
+
+#[inline]
+fn u8_at(b: &[u8], at: usize) -> u8 {
+    b.get(at).copied().unwrap_or(0)
+}
+
+#[inline]
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    match b.get(at..at + 2) {
+        Some(&[x, y]) => u16::from_le_bytes([x, y]),
+        _ => 0,
+    }
+}
+
+#[inline]
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    match b.get(at..at + 4) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
+    }
+}
+
+#[inline]
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from(u32_at(b, at)) | u64::from(u32_at(b, at + 4)) << 32
+}
+
+/// String `id` of the pool ("" for id 0 or an id out of range).
+#[inline]
+pub(crate) fn string(id: u32) -> &'static str {
+    let i = id as usize * 4;
+    let start = u32_at(STR_OFFS, i) as usize;
+    let end = u32_at(STR_OFFS, i + 4) as usize;
+    POOL.get(start..end.saturating_sub(1)).unwrap_or("")
+}
+
+/// Optional string `id`: `None` for id 0.
+#[inline]
+fn opt_string(id: u32) -> Option<&'static str> {
+    (id != 0).then(|| string(id))
+}
+
+/// Probes a name index of `slots` slots at `first`: the candidates whose
+/// stored value (entry + 1) `found` accepts, in probe order.
+#[inline]
+fn probe(
+    first: usize,
+    slots: usize,
+    h: u32,
+    mut found: impl FnMut(usize) -> bool,
+) -> Option<usize> {
+    if slots == 0 {
+        return None;
+    }
+    let mask = slots - 1;
+    let mut slot = h as usize & mask;
+    loop {
+        let v = u16_at(INDEX, 2 * (first + slot)) as usize;
+        if v == 0 {
+            return None;
+        }
+        if found(v - 1) {
+            return Some(v - 1);
+        }
+        slot = (slot + 1) & mask;
+    }
+}
+
+/// `a.eq_ignore_ascii_case(b)`, eight bytes at a time while they are equal.
+#[inline]
+pub(crate) fn eq_ignore_case(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().unwrap_or([0; 8]));
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        if word(x) != word(y) && !x.eq_ignore_ascii_case(y) {
+            return false;
+        }
+    }
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    ra.iter()
+        .zip(rb)
+        .all(|(x, y)| x == y || x.eq_ignore_ascii_case(y))
+}
+
+/// One PMU model of the tables.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct PmuDesc(u16);
+
+impl std::fmt::Debug for PmuDesc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PmuDesc({})", self.name())
+    }
+}
+
+impl PmuDesc {
+    /// Every PMU of the tables, by libpfm4 id.
+    pub fn all() -> impl Iterator<Item = PmuDesc> + Clone {
+        (0..NUM_PMUS as u16).map(PmuDesc)
+    }
+
+    /// A PMU by name, ignoring ASCII case.
+    pub fn by_name(name: &str) -> Option<PmuDesc> {
+        let h = name_hash(name.as_bytes());
+        probe(PMU_NAME_INDEX, PMU_NAME_SLOTS, h, |i| {
+            eq_ignore_case(PmuDesc(i as u16).name().as_bytes(), name.as_bytes())
+        })
+        .map(|i| PmuDesc(i as u16))
+    }
+
+    #[inline]
+    fn at(self, field: usize) -> usize {
+        self.0 as usize * layout::pmu::SIZE + field
+    }
+
+    /// Position among all PMUs (dense, by id).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Short name, the `name::` prefix.
+    pub fn name(self) -> &'static str {
+        string(u32_at(PMUS, self.at(layout::pmu::NAME)))
+    }
+
+    /// Description.
+    pub fn desc(self) -> &'static str {
+        string(u32_at(PMUS, self.at(layout::pmu::DESC)))
+    }
+
+    /// perf_events PMU name in sysfs, if any.
+    pub fn perf_name(self) -> Option<&'static str> {
+        opt_string(u32_at(PMUS, self.at(layout::pmu::PERF_NAME)))
+    }
+
+    /// libpfm4's `pfm_pmu_t` number.
+    pub fn id(self) -> u32 {
+        u32_at(PMUS, self.at(layout::pmu::ID))
+    }
+
+    /// Family-defined PMU flags.
+    pub fn flags(self) -> u32 {
+        u32_at(PMUS, self.at(layout::pmu::FLAGS))
+    }
+
+    /// Family-defined extra word `k` (its position in `FamilyDefs::pmu_ext`).
+    pub fn ext(self, k: usize) -> u32 {
+        let at = u32_at(PMUS, self.at(layout::pmu::EXT)) as usize;
+        if at == 0 {
+            return 0;
+        }
+        u32_at(EXT, 4 * (at + k))
+    }
+
+    /// Engine family (position in `pmu::defs::FAMILIES`).
+    pub fn family(self) -> usize {
+        u8_at(PMUS, self.at(layout::pmu::FAMILY)) as usize
+    }
+
+    /// Core, uncore or OS generic.
+    pub fn kind(self) -> PmuKind {
+        match u8_at(PMUS, self.at(layout::pmu::KIND)) {
+            0 => PmuKind::Core,
+            1 => PmuKind::Uncore,
+            _ => PmuKind::OsGeneric,
+        }
+    }
+
+    /// Generic counters, as the table states them.
+    pub fn num_cntrs(self) -> u32 {
+        u8_at(PMUS, self.at(layout::pmu::NUM_CNTRS)).into()
+    }
+
+    /// Fixed counters, as the table states them.
+    pub fn num_fixed(self) -> u32 {
+        u8_at(PMUS, self.at(layout::pmu::NUM_FIXED)).into()
+    }
+
+    /// Most 64-bit codes one event needs.
+    pub fn max_encoding(self) -> u32 {
+        u8_at(PMUS, self.at(layout::pmu::MAX_ENCODING)).into()
+    }
+
+    /// Privilege levels the PMU can filter (`PFM_PLM*` bits).
+    pub fn supported_plm(self) -> u32 {
+        u8_at(PMUS, self.at(layout::pmu::SUPPORTED_PLM)).into()
+    }
+
+    /// Bit of this PMU in the variant masks of its table's entries.
+    pub fn variant_bit(self) -> u8 {
+        1 << (u8_at(PMUS, self.at(layout::pmu::VARIANT)) & 7)
+    }
+
+    /// The CPU vendor it is detected on.
+    pub fn vendor(self) -> Option<Vendor> {
+        match u8_at(PMUS, self.at(layout::pmu::VENDOR)) {
+            1 => Some(Vendor::Intel),
+            2 => Some(Vendor::Amd),
+            _ => None,
+        }
+    }
+
+    /// CPU family it is detected on.
+    pub fn cpu_family(self) -> u32 {
+        u16_at(PMUS, self.at(layout::pmu::CPU_FAMILY)).into()
+    }
+
+    /// Does this CPU model (and stepping) match the detection list?
+    pub fn matches_model(self, model: u32, stepping: u32) -> bool {
+        let first = u32_at(PMUS, self.at(layout::pmu::MODELS)) as usize;
+        let n = u16_at(PMUS, self.at(layout::pmu::NMODELS)) as usize;
+        (first..first + n).any(|i| {
+            let e = u32_at(MODELS, 4 * i);
+            let steppings = e >> layout::model::STEPPING_SHIFT;
+            e & layout::model::MODEL_MASK == model
+                && (steppings == 0 || (stepping < 16 && steppings >> stepping & 1 != 0))
+        })
+    }
+
+    /// Position in libpfm4's lookup order.
+    pub fn rank(self) -> u16 {
+        u16_at(PMUS, self.at(layout::pmu::RANK))
+    }
+
+    /// Model-specific dispatcher: 0 none, 1 Nehalem, 2 IA-64.
+    pub fn dispatcher(self) -> u8 {
+        u8_at(PMUS, self.at(layout::pmu::DISPATCH))
+    }
+
+    /// The uncore PMU dispatched beside this core PMU, by name.
+    pub fn uncore(self) -> Option<&'static str> {
+        opt_string(u32_at(PMUS, self.at(layout::pmu::UNCORE)))
+    }
+
+    fn table(self) -> usize {
+        u16_at(PMUS, self.at(layout::pmu::TABLE)) as usize * layout::table::SIZE
+    }
+
+    /// Events in the table (including those another variant lacks).
+    pub fn nevents(self) -> usize {
+        u32_at(TABLES, self.table() + layout::table::NEVENTS) as usize
+    }
+
+    /// Event `local` of the table.
+    #[inline]
+    pub fn event(self, local: usize) -> EventDesc {
+        let t = self.table();
+        EventDesc {
+            global: u32_at(TABLES, t + layout::table::FIRST_EVENT) + local as u32,
+            local: local as u32,
+            table: t as u32,
+        }
+    }
+
+    /// Every event of the table.
+    pub fn events(self) -> impl Iterator<Item = EventDesc> {
+        (0..self.nevents()).map(move |i| self.event(i))
+    }
+
+    /// The first event named `name` (any case) that `ok` accepts.
+    pub fn find_event(self, name: &str, ok: impl Fn(EventDesc) -> bool) -> Option<EventDesc> {
+        let t = self.table();
+        let first = u32_at(TABLES, t + layout::table::NAME_INDEX) as usize;
+        let slots = u32_at(TABLES, t + layout::table::NAME_SLOTS) as usize;
+        let h = name_hash(name.as_bytes());
+        let hit = probe(first, slots, h, |i| {
+            eq_ignore_case(self.event(i).name().as_bytes(), name.as_bytes())
+        })?;
+        let ev = self.event(hit);
+        if ok(ev) {
+            return Some(ev);
+        }
+        // The first of that name is not there for this PMU: a later one may be.
+        (hit + 1..self.nevents())
+            .map(|i| self.event(i))
+            .find(|e| eq_ignore_case(e.name().as_bytes(), name.as_bytes()) && ok(*e))
+    }
+}
+
+/// One event of a table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EventDesc {
+    global: u32,
+    local: u32,
+    /// Byte offset of the table record.
+    table: u32,
+}
+
+impl std::fmt::Debug for EventDesc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EventDesc({})", self.name())
+    }
+}
+
+impl EventDesc {
+    #[inline]
+    fn at(self, field: usize) -> usize {
+        self.global as usize * layout::event::SIZE + field
+    }
+
+    /// Position in its table (libpfm4's event index within the PMU).
+    pub fn index(self) -> usize {
+        self.local as usize
+    }
+
+    /// Name.
+    pub fn name(self) -> &'static str {
+        string(u32_at(EVENTS, self.at(layout::event::NAME)))
+    }
+
+    /// Description.
+    pub fn desc(self) -> &'static str {
+        string(u32_at(EVENTS, self.at(layout::event::DESC)))
+    }
+
+    /// For an alias, the event string it stands for.
+    pub fn equiv(self) -> Option<&'static str> {
+        opt_string(u32_at(EVENTS, self.at(layout::event::EQUIV)))
+    }
+
+    /// Modifiers it takes (bit = modifier id).
+    pub fn modmsk(self) -> u32 {
+        u32_at(EVENTS, self.at(layout::event::MODMSK))
+    }
+
+    /// Event code.
+    pub fn code(self) -> u64 {
+        u64_at(EVENTS, self.at(layout::event::CODE))
+    }
+
+    /// Counters it may use.
+    pub fn cntmsk(self) -> u64 {
+        u64_at(EVENTS, self.at(layout::event::CNTMSK))
+    }
+
+    /// Family-defined event flags.
+    pub fn flags(self) -> u32 {
+        u32_at(EVENTS, self.at(layout::event::FLAGS))
+    }
+
+    /// Number of unit masks (all variants).
+    pub fn numasks(self) -> usize {
+        u16_at(EVENTS, self.at(layout::event::NUMASKS)) as usize
+    }
+
+    /// Number of unit-mask groups.
+    pub fn ngrp(self) -> u32 {
+        u8_at(EVENTS, self.at(layout::event::NGRP)).into()
+    }
+
+    /// Does PMU variant `bit` have this event?
+    pub fn in_variant(self, bit: u8) -> bool {
+        u8_at(EVENTS, self.at(layout::event::VARIANTS)) & bit != 0
+    }
+
+    /// Family-defined extra word `k` (its position in `FamilyDefs::event_ext`).
+    pub fn ext(self, k: usize) -> u32 {
+        let at = u32_at(EVENTS, self.at(layout::event::EXT)) as usize;
+        if at == 0 {
+            return 0;
+        }
+        u32_at(EXT, 4 * (at + k))
+    }
+
+    /// Unit mask `i` of the event.
+    #[inline]
+    pub fn umask(self, i: usize) -> UmaskDesc {
+        UmaskDesc(u32_at(EVENTS, self.at(layout::event::FIRST_UMASK)) + i as u32)
+    }
+
+    /// Every unit mask of the event (all variants).
+    pub fn umasks(self) -> impl Iterator<Item = UmaskDesc> {
+        (0..self.numasks()).map(move |i| self.umask(i))
+    }
+
+    /// The first unit mask named `name` (any case) that `ok` accepts.
+    pub fn find_umask(self, name: &[u8], ok: impl Fn(UmaskDesc) -> bool) -> Option<usize> {
+        let n = self.numasks();
+        if n == 0 {
+            return None;
+        }
+        let first_um = u32_at(EVENTS, self.at(layout::event::FIRST_UMASK)) as usize;
+        let table_um = u32_at(TABLES, self.table as usize + layout::table::FIRST_UMASK) as usize;
+        let base = first_um - table_um;
+        let first = u32_at(TABLES, self.table as usize + layout::table::UMASK_INDEX) as usize;
+        let slots = u32_at(TABLES, self.table as usize + layout::table::UMASK_SLOTS) as usize;
+        let h = name_hash(name).wrapping_add(self.local.wrapping_mul(layout::UMASK_KEY_MIX));
+        let hit = probe(first, slots, h, |i| {
+            (base..base + n).contains(&i)
+                && eq_ignore_case(self.umask(i - base).name().as_bytes(), name)
+        })? - base;
+        if ok(self.umask(hit)) {
+            return Some(hit);
+        }
+        (hit + 1..n).find(|&i| {
+            let u = self.umask(i);
+            eq_ignore_case(u.name().as_bytes(), name) && ok(u)
+        })
+    }
+}
+
+/// One unit mask.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UmaskDesc(u32);
+
+impl std::fmt::Debug for UmaskDesc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "UmaskDesc({})", self.name())
+    }
+}
+
+impl UmaskDesc {
+    #[inline]
+    fn at(self, field: usize) -> usize {
+        self.0 as usize * layout::umask::SIZE + field
+    }
+
+    /// Name.
+    pub fn name(self) -> &'static str {
+        string(u32_at(UMASKS, self.at(layout::umask::NAME)))
+    }
+
+    /// Description.
+    pub fn desc(self) -> &'static str {
+        string(u32_at(UMASKS, self.at(layout::umask::DESC)))
+    }
+
+    /// For an alias, the attribute string it stands for.
+    pub fn equiv(self) -> Option<&'static str> {
+        opt_string(u32_at(UMASKS, self.at(layout::umask::EQUIV)))
+    }
+
+    /// Family-defined unit-mask flags.
+    pub fn flags(self) -> u32 {
+        u32_at(UMASKS, self.at(layout::umask::FLAGS))
+    }
+
+    /// Code, hard-wired modifier fields included.
+    pub fn code(self) -> u64 {
+        u64_at(UMASKS, self.at(layout::umask::CODE))
+    }
+
+    /// Modifiers it hard-wires (bit = modifier id).
+    pub fn modhw(self) -> u32 {
+        u32_at(UMASKS, self.at(layout::umask::MODHW))
+    }
+
+    /// Group.
+    pub fn grp(self) -> u32 {
+        u8_at(UMASKS, self.at(layout::umask::GRP)).into()
+    }
+
+    /// Does PMU variant `bit` have this unit mask?
+    pub fn in_variant(self, bit: u8) -> bool {
+        u8_at(UMASKS, self.at(layout::umask::VARIANTS)) & bit != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The indexes built by the generator and the lookups agree: every name
+    /// finds the first entry of that name (any case), nothing else is found.
+    #[test]
+    fn name_indexes_find_every_entry() {
+        for p in PmuDesc::all() {
+            assert_eq!(PmuDesc::by_name(&p.name().to_uppercase()), Some(p));
+            for ev in p.events() {
+                let first = p
+                    .events()
+                    .find(|e| e.name().eq_ignore_ascii_case(ev.name()))
+                    .unwrap();
+                for name in [ev.name().to_string(), ev.name().to_ascii_lowercase()] {
+                    assert_eq!(p.find_event(&name, |_| true), Some(first), "{name}");
+                }
+                assert_eq!(p.find_event(&format!("{}_", ev.name()), |_| true), None);
+                for (i, um) in ev.umasks().enumerate() {
+                    let first = ev
+                        .umasks()
+                        .position(|u| u.name().eq_ignore_ascii_case(um.name()))
+                        .unwrap();
+                    let lower = um.name().to_ascii_lowercase();
+                    assert_eq!(
+                        ev.find_umask(lower.as_bytes(), |_| true),
+                        Some(first),
+                        "{i}"
+                    );
+                }
+                assert_eq!(ev.find_umask(b"NO_SUCH_UMASK", |_| true), None);
+            }
+            assert_eq!(p.find_event("", |_| true), None);
+            assert_eq!(p.find_event("NO_SUCH_EVENT", |_| true), None);
+        }
+        assert_eq!(PmuDesc::by_name("no_such_pmu"), None);
+    }
+
+    #[test]
+    fn strings_are_nul_terminated_in_the_pool() {
+        for p in PmuDesc::all() {
+            let id = u32_at(PMUS, p.at(layout::pmu::NAME)) as usize;
+            let end = u32_at(STR_OFFS, 4 * id + 4) as usize;
+            assert_eq!(POOL.as_bytes()[end - 1], 0);
+        }
+        assert_eq!(string(0), "");
+        assert_eq!(string(u32::MAX), "");
+    }
+}

@@ -1,0 +1,91 @@
+//! Libraries built with options: libpfm4's LIBPFM_FORCE_PMU,
+//! LIBPFM_DISABLED_PMUS and LIBPFM_ENCODE_INACTIVE as values, and libraries
+//! re-created at will.
+
+use pfmlib::{ErrorKind, Host, Library, Options, Os, Plm, Vendor};
+
+#[test]
+fn a_forced_pmu_is_the_only_active_one_whatever_the_host() {
+    let lib = Library::new(
+        Host::synthetic(Vendor::Amd, 0x19, 1),
+        Options::new().force_pmu("nhm"),
+    );
+    let active: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
+    assert_eq!(active, ["nhm"]);
+    let enc = lib
+        .encode("INST_RETIRED:ANY_P", Plm::DEFAULT, Os::None)
+        .unwrap();
+    assert_eq!((enc.pmu, enc.codes.as_slice()), ("nhm", &[0x5300c0][..]));
+    // PMUs after the forced one in libpfm4's order are not set up at all.
+    assert!(lib.pmu("perf").is_none());
+    assert!(lib.pmu("amd64_fam19h_zen3").is_some());
+}
+
+#[test]
+fn forcing_matches_a_prefix_ignoring_case_and_stops_at_a_comma() {
+    let lib = Library::new(Host::none(), Options::new().force_pmu("NHM_E,whatever"));
+    let active: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
+    assert_eq!(active, ["nhm_ex"]);
+}
+
+#[test]
+fn a_forced_architectural_pmu_takes_libpfm4s_stand_in_leaf() {
+    let lib = Library::new(Host::none(), Options::new().force_pmu("ix86arch"));
+    let p = lib.pmu("ix86arch").unwrap().info();
+    assert!(p.is_present);
+    assert_eq!((p.num_cntrs, p.num_fixed_cntrs, p.nevents), (0, 0, 7));
+    // Version 3: the `t` modifier.
+    let enc = lib
+        .encode("UNHALTED_CORE_CYCLES:t", Plm::DEFAULT, Os::None)
+        .unwrap();
+    assert_eq!(enc.codes, vec![0x73003c]);
+}
+
+#[test]
+fn disabled_pmus_disappear() {
+    let host = Host::synthetic(Vendor::Intel, 6, 26);
+    let lib = Library::new(host, Options::new().disable_pmus("perf,unc"));
+    let names: Vec<&str> = lib.pmus().map(|p| p.name()).collect();
+    assert!(!names.iter().any(|n| *n == "perf" || n.contains("unc")));
+    assert!(names.contains(&"nhm"));
+    let e = lib
+        .encode("perf::cycles", Plm::DEFAULT, Os::None)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+}
+
+#[test]
+fn inactive_pmus_are_encodable_only_when_asked() {
+    let strict = Library::new(Host::none(), Options::libpfm4());
+    let e = strict
+        .encode("nhm::INST_RETIRED:ANY_P", Plm::DEFAULT, Os::None)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    assert!(e.message().contains("not active"), "{e}");
+    let open = Library::new(Host::none(), Options::libpfm4().encode_inactive(true));
+    assert!(open
+        .encode("nhm::INST_RETIRED:ANY_P", Plm::DEFAULT, Os::None)
+        .is_ok());
+    // pfmlib's default is libpfm4 with LIBPFM_ENCODE_INACTIVE set.
+    assert!(Library::with_host(Host::none())
+        .encode("nhm::INST_RETIRED:ANY_P", Plm::DEFAULT, Os::None)
+        .is_ok());
+}
+
+#[test]
+fn libraries_are_recreated_at_will() {
+    let a = Library::with_host(Host::synthetic(Vendor::Intel, 6, 26));
+    let b = Library::with_host(Host::synthetic(Vendor::Intel, 6, 46));
+    assert!(a.pmu("nhm").unwrap().info().is_present);
+    assert!(!b.pmu("nhm").unwrap().info().is_present);
+    assert!(b.pmu("nhm_ex").unwrap().info().is_present);
+    let again = Library::with_host(a.host().clone());
+    assert!(again.pmu("nhm").unwrap().info().is_present);
+}
+
+#[test]
+fn events_chain_through_iterators() {
+    let lib = Library::with_host(Host::synthetic(Vendor::Intel, 6, 26));
+    let n = lib.active_pmus().flat_map(|p| p.events()).count();
+    assert!(n > 100);
+}
