@@ -130,40 +130,65 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
-/// How serde_json writes byte `b` inside a string: `0` as is, `u` as
+/// How serde_json writes each byte inside a string: `0` as is, `u` as
 /// `\u00xx`, another letter as that backslash escape.
-fn escape_of(b: u8) -> u8 {
-    match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        0x08 => b'b',
-        0x09 => b't',
-        0x0a => b'n',
-        0x0c => b'f',
-        0x0d => b'r',
-        0x00..=0x1f => b'u',
-        _ => 0,
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b'u';
+        b += 1;
     }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+/// `0x01` in every byte of a word.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+/// `0x80` in every byte of a word.
+const HIGHS: u64 = ONES * 0x80;
+
+/// True when a byte of `w` is below `0x20`, `"` or `\` (needs escaping).
+/// Exact as a whole: a borrow can only mark a byte above one that matches.
+fn word_needs_escape(w: u64) -> bool {
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v;
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w;
+    let quote = zero_byte(w ^ (ONES * b'"' as u64));
+    let backslash = zero_byte(w ^ (ONES * b'\\' as u64));
+    (below_space | quote | backslash) & HIGHS != 0
 }
 
-/// `s` escaped, without quotes; runs of plain bytes are copied at once.
+/// `s` escaped, without quotes; runs of plain bytes are copied at once, and
+/// looked through eight at a time.
 fn push_escaped(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc = escape_of(b);
-        if esc == 0 {
-            continue;
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        if let Some(word) = bytes[i..].first_chunk::<8>() {
+            if !word_needs_escape(u64::from_le_bytes(*word)) {
+                i += 8;
+                continue;
+            }
         }
-        out.extend_from_slice(&bytes[start..i]);
-        out.push(b'\\');
-        out.push(esc);
-        if esc == b'u' {
-            out.extend_from_slice(b"00");
-            out.push(HEX_DIGITS[(b >> 4) as usize]);
-            out.push(HEX_DIGITS[(b & 0xf) as usize]);
+        let b = bytes[i];
+        let esc = ESCAPE[b as usize];
+        if esc != 0 {
+            out.extend_from_slice(&bytes[start..i]);
+            out.extend_from_slice(&[b'\\', esc]);
+            if esc == b'u' {
+                out.extend_from_slice(b"00");
+                out.push(HEX_DIGITS[(b >> 4) as usize]);
+                out.push(HEX_DIGITS[(b & 0xf) as usize]);
+            }
+            start = i + 1;
         }
-        start = i + 1;
+        i += 1;
     }
     out.extend_from_slice(&bytes[start..]);
 }

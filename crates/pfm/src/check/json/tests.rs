@@ -206,10 +206,48 @@ fn numbers_and_strings_in_serde_json_form() {
         push_i64(&mut dec, v);
         assert_eq!(dec, v.to_string().into_bytes());
     }
+    // Each character that needs escaping at each place of strings of 0-19 bytes.
+    for len in 0..20 {
+        for at in 0..len {
+            for c in ['"', '\\', '\n', '\u{1}', '\u{1f}', 'é'] {
+                let s: String = (0..len).map(|i| if i == at { c } else { 'x' }).collect();
+                let mut out = Vec::new();
+                push_str(&mut out, &s);
+                assert_eq!(out, serde_json::to_vec(&s).unwrap(), "{s:?}");
+            }
+        }
+    }
     let every_char: String = (0u32..0x800).filter_map(char::from_u32).collect();
     for s in [every_char.as_str(), "", "plain", "\"\\\u{0}\u{7f}😀"] {
         let mut out = Vec::new();
         push_str(&mut out, s);
         assert_eq!(out, serde_json::to_vec(s).unwrap(), "{s:?}");
+    }
+}
+
+#[test]
+fn words_needing_escapes_are_found() {
+    let needs = |w: u64| w.to_le_bytes().iter().any(|&b| ESCAPE[b as usize] != 0);
+    for b in 0..=255u8 {
+        for at in 0..8 {
+            for fill in [b'a', 0xff, 0x20, 0x80, 0x21] {
+                let mut bytes = [fill; 8];
+                bytes[at] = b;
+                let w = u64::from_le_bytes(bytes);
+                assert_eq!(word_needs_escape(w), needs(w), "{bytes:?}");
+            }
+        }
+    }
+    // Pseudo-random words (xorshift), and the same with bytes pushed
+    // towards the boundaries (below 0x80, with bit 5 often set).
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let near = (x & 0x7f7f_7f7f_7f7f_7f7f) | ((x >> 3) & 0x2020_2020_2020_2020);
+        for w in [x, near] {
+            assert_eq!(word_needs_escape(w), needs(w), "{w:#x}");
+        }
     }
 }
