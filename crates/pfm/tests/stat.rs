@@ -528,8 +528,17 @@ fn page_faults_agree_with_perf() {
     }
 }
 
+/// The `pfm counters` tests run one at a time, as the single test they were
+/// (the first one times a busy loop with a task clock).
+static COUNTERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn counters_alone() -> std::sync::MutexGuard<'static, ()> {
+    COUNTERS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn counters_command() {
+    let _alone = counters_alone();
     if !can_count() {
         return;
     }
@@ -578,6 +587,7 @@ fn counters_command() {
 /// `pfm counters --json`: one object per operation.
 #[test]
 fn counters_command_json() {
+    let _alone = counters_alone();
     if !can_count() {
         return;
     }
@@ -606,6 +616,7 @@ fn counters_command_json() {
 /// `pfm counters`: semantic errors give exit status 1, a clear message, nothing after.
 #[test]
 fn counters_command_errors() {
+    let _alone = counters_alone();
     if !can_count() {
         return;
     }
@@ -649,6 +660,7 @@ fn counters_command_errors() {
 /// `pfm counters`: a raw PERFEVTSEL setup, not supported without a hardware PMU.
 #[test]
 fn counters_command_raw_setup() {
+    let _alone = counters_alone();
     if !can_count() {
         return;
     }
