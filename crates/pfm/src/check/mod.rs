@@ -19,6 +19,7 @@ use std::process::ExitCode;
 /// Bytes of output buffered before a write to standard output.
 const OUTPUT_BUFFER: usize = 64 * 1024;
 
+/// The arguments of `pfm check`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Event strings, `[pmu::]EVENT[:UMASK...][:mod=val...]` (optional with --input).

@@ -7,6 +7,7 @@ use anyhow::bail;
 use pfmlib_perf::Scope;
 use std::path::PathBuf;
 
+/// The arguments of `pfm stat`.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  pfm stat -- ls\n  pfm stat -e task-clock,page-faults,cycles -r 5 -- make\n  pfm stat -e '{task-clock,page-faults}' -x, -- ./a.out\n  pfm stat -a -e context-switches -- sleep 1\n\nCounts go to standard error (or -o FILE); the exit status is the command's (128+N when signal N ended it)."
