@@ -21,6 +21,11 @@
 //!
 //! Peak memory is measured by the `probe-libpfm4` and `probe-pfmlib`
 //! binaries, one library each.
+//!
+//! [`bulk`]: the whole-process row, `pfm check --input` against a C loop
+//! over libpfm4 (`c/check_loop.c`), both timed from spawn to exit.
+
+pub mod bulk;
 
 use pfm_oracle::Libpfm4;
 use pfmlib::{AttrType, Host, Library, Os, Plm, Vendor};
@@ -143,24 +148,37 @@ pub fn encode_modifiers(lib: &Library, os: Os) -> Vec<Input> {
             s.push(':');
             s.push_str(u.name);
         }
-        for a in attrs.iter().filter(|a| a.attr_type != AttrType::Umask) {
-            let val = match (a.attr_type, a.name) {
-                (AttrType::ModBool, "k") => "=0",
-                (AttrType::ModBool, "u" | "e" | "mh") => "",
-                (AttrType::ModBool, _) => "=1",
-                (_, "c") => "=2",
-                (_, "period") => "=100000",
-                (_, "precise") => "=2",
-                (_, "cpu") => "=1",
-                _ => continue,
-            };
+        push_modifiers(&mut s, &attrs);
+        v.push(Input::new(s));
+    }
+    v
+}
+
+/// The value given to a modifier in the inputs with every modifier (`freq`
+/// is left out as it excludes `period`, and so are the rare ones).
+pub fn modifier_value(attr_type: AttrType, name: &str) -> Option<&'static str> {
+    Some(match (attr_type, name) {
+        (AttrType::ModBool, "k") => "=0",
+        (AttrType::ModBool, "u" | "e" | "mh") => "",
+        (AttrType::ModBool, _) => "=1",
+        (_, "c") => "=2",
+        (_, "period") => "=100000",
+        (_, "precise") => "=2",
+        (_, "cpu") => "=1",
+        _ => return None,
+    })
+}
+
+/// Appends `:name=value` for every modifier of `attrs` that
+/// [`modifier_value`] gives a value.
+pub fn push_modifiers(s: &mut String, attrs: &[pfmlib::AttrInfo]) {
+    for a in attrs.iter().filter(|a| a.attr_type != AttrType::Umask) {
+        if let Some(val) = modifier_value(a.attr_type, a.name) {
             s.push(':');
             s.push_str(a.name);
             s.push_str(val);
         }
-        v.push(Input::new(s));
     }
-    v
 }
 
 /// pfmlib's answer as libpfm4 would give it: status and first code (or `config`).

@@ -1,6 +1,6 @@
 //! `pfm dispatch`: assign counters and compute every register for a set of events.
 
-use pfmlib::dispatch::{dispatch, Request};
+use pfmlib::dispatch::{dispatch, Dispatch, Request};
 use pfmlib::Library;
 use serde_json::json;
 use std::io::{Read, Write};
@@ -80,47 +80,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
             if a.json {
                 writeln!(out, "{}", serde_json::to_string(&res)?)?;
             } else {
-                for asg in &res.assignments {
-                    writeln!(
-                        out,
-                        "{:<16} {}  ({})",
-                        asg.counter.name, asg.fstr, asg.event
-                    )?;
-                }
-                writeln!(out, "registers to program:")?;
-                for r in &res.pmcs {
-                    writeln!(
-                        out,
-                        "  {:<22} {:#06x} = {:#x}",
-                        r.reg.name, r.reg.addr, r.value
-                    )?;
-                }
-                writeln!(out, "registers to read:")?;
-                for r in &res.pmds {
-                    writeln!(out, "  {:<22} {:#06x}", r.name, r.addr)?;
-                }
-                for (what, rr) in [("code", &res.irange), ("data", &res.drange)] {
-                    let Some(rr) = rr else { continue };
-                    if rr.rr_br.is_empty() {
-                        continue;
-                    }
-                    writeln!(out, "{what} range debug registers:")?;
-                    for b in &rr.rr_br {
-                        writeln!(out, "  {:<22} = {:#x}", b.reg.name, b.value)?;
-                    }
-                    for (i, inf) in rr.rr_infos.iter().enumerate() {
-                        if inf.soff != 0 || inf.eoff != 0 {
-                            writeln!(
-                                out,
-                                "  range {i}: covers {:#x} bytes before and {:#x} after the range",
-                                inf.soff, inf.eoff
-                            )?;
-                        }
-                    }
-                }
-                if res.irange_is_fine == Some(true) {
-                    writeln!(out, "code ranges in fine mode")?;
-                }
+                write_text(&mut out, &res)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -141,4 +101,50 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// The assignments and registers of a dispatch, for people.
+fn write_text(out: &mut impl Write, res: &Dispatch) -> std::io::Result<()> {
+    for asg in &res.assignments {
+        writeln!(
+            out,
+            "{:<16} {}  ({})",
+            asg.counter.name, asg.fstr, asg.event
+        )?;
+    }
+    writeln!(out, "registers to program:")?;
+    for r in &res.pmcs {
+        writeln!(
+            out,
+            "  {:<22} {:#06x} = {:#x}",
+            r.reg.name, r.reg.addr, r.value
+        )?;
+    }
+    writeln!(out, "registers to read:")?;
+    for r in &res.pmds {
+        writeln!(out, "  {:<22} {:#06x}", r.name, r.addr)?;
+    }
+    for (what, rr) in [("code", &res.irange), ("data", &res.drange)] {
+        let Some(rr) = rr else { continue };
+        if rr.rr_br.is_empty() {
+            continue;
+        }
+        writeln!(out, "{what} range debug registers:")?;
+        for b in &rr.rr_br {
+            writeln!(out, "  {:<22} = {:#x}", b.reg.name, b.value)?;
+        }
+        for (i, inf) in rr.rr_infos.iter().enumerate() {
+            if inf.soff != 0 || inf.eoff != 0 {
+                writeln!(
+                    out,
+                    "  range {i}: covers {:#x} bytes before and {:#x} after the range",
+                    inf.soff, inf.eoff
+                )?;
+            }
+        }
+    }
+    if res.irange_is_fine == Some(true) {
+        writeln!(out, "code ranges in fine mode")?;
+    }
+    Ok(())
 }

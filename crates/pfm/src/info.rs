@@ -66,6 +66,13 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         if info.is_precise { "yes" } else { "no" }
     )?;
     writeln!(out, "Attrs    : {}", info.nattrs)?;
+    write_attrs(&mut out, &ev, os)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line per attribute the OS layer offers: index, type, who controls
+/// it, name, code, description and flags.
+fn write_attrs(out: &mut impl Write, ev: &pfmlib::Event, os: Os) -> std::io::Result<()> {
     for a in ev.attrs(os) {
         let kind = match a.attr_type {
             AttrType::Umask => "umask",
@@ -103,7 +110,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
             }
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The IA-64 per-event queries, for people.

@@ -236,3 +236,90 @@ fn ia64_queries_through_the_command() {
     assert_eq!(v["codes"][0], "0x620fdd08");
     assert_eq!(v["fstr"], "montecito::L3_READS_ALL_ALL:E:M:k=0:u=1:thres=0");
 }
+
+/// Runs `pfm ARGS` with `input` on its standard input.
+fn pfm_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pfm"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn pfm");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write");
+    drop(stdin);
+    child.wait_with_output().expect("wait")
+}
+
+/// `pfm check --input -`: the lines of standard input, after the events of
+/// the command line, give what the same strings give as arguments.
+#[test]
+fn check_input_from_stdin() {
+    let events = [
+        "nhm::INST_RETIRED:ANY_P",
+        "nhm::NOPE",
+        "nhm::ARITH:MUL:c=300",
+        "perf::cycles:u:cpu=1",
+        " nhm::ARITH:MUL",
+        "nhm::\"odd\\\u{1}é",
+    ];
+    let input = "nhm::NOPE\r\n\nnhm::ARITH:MUL:c=300\n\r\nperf::cycles:u:cpu=1\n nhm::ARITH:MUL\r\nnhm::\"odd\\\u{1}é";
+    for (os, json) in [("none", true), ("perf-ext", true), ("none", false)] {
+        let mut args = vec!["check", "--os", os];
+        if json {
+            args.push("--json");
+        }
+        let mut all = args.clone();
+        all.extend(events);
+        let want = pfm(&all);
+        args.extend([events[0], "--input", "-"]);
+        let got = pfm_stdin(&args, input.as_bytes());
+        assert_eq!(got.status.code(), Some(1), "{os} {json}");
+        assert_eq!(got.status.code(), want.status.code());
+        assert_eq!(stdout(&got), stdout(&want), "{os} {json}");
+        assert_eq!(got.stderr, want.stderr, "{os} {json}");
+        let lines = stdout(&got).lines().count();
+        if json {
+            assert_eq!(lines, events.len());
+        }
+    }
+    // Only --input, every line encodes: exit status 0.
+    let o = pfm_stdin(
+        &["check", "--json", "--input", "-"],
+        b"nhm::ARITH:MUL\nnhm::INST_RETIRED:ANY_P\n",
+    );
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().count(), 2);
+}
+
+#[test]
+fn check_input_from_a_file_and_errors() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("events.txt");
+    std::fs::write(&path, "nhm::ARITH:MUL\n\nnhm::INST_RETIRED:ANY_P\n").expect("write");
+    let path = path.to_str().expect("UTF-8 path");
+    let o = pfm(&["check", "--json", "--input", path]);
+    assert!(o.status.success());
+    let v: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[1]["event"], "nhm::INST_RETIRED:ANY_P");
+    // No source of events, a missing file, a line that is not UTF-8: status 2.
+    let o = pfm(&["check", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--input"));
+    let o = pfm(&["check", "--input", "/no/such/file"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read /no/such/file"));
+    let o = pfm_stdin(
+        &["check", "--json", "--input", "-"],
+        b"nhm::ARITH:MUL\n\xff\nnhm::ARITH:MUL\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o).lines().count(), 1, "what came before is printed");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 2 of standard input"));
+}

@@ -528,8 +528,17 @@ fn page_faults_agree_with_perf() {
     }
 }
 
+/// The `pfm counters` tests run one at a time, as the single test they were
+/// (the first one times a busy loop with a task clock).
+static COUNTERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn counters_alone() -> std::sync::MutexGuard<'static, ()> {
+    COUNTERS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn counters_command() {
+    let _alone = counters_alone();
     if !can_count() {
         return;
     }
@@ -573,8 +582,15 @@ fn counters_command() {
     if cfg!(target_arch = "x86_64") {
         assert!(out.contains(" MHz"), "{out}");
     }
+}
 
-    // JSON, one object per operation.
+/// `pfm counters --json`: one object per operation.
+#[test]
+fn counters_command_json() {
+    let _alone = counters_alone();
+    if !can_count() {
+        return;
+    }
     let o = pfm(&[
         "counters",
         "--json",
@@ -595,8 +611,15 @@ fn counters_command() {
     assert_eq!(objs[1]["setup"]["event"], "page-faults");
     assert_eq!(objs[2]["value"], 0);
     assert!(objs.iter().all(|v| v["ok"] == true));
+}
 
-    // Semantic errors: exit status 1, a clear message, nothing after.
+/// `pfm counters`: semantic errors give exit status 1, a clear message, nothing after.
+#[test]
+fn counters_command_errors() {
+    let _alone = counters_alone();
+    if !can_count() {
+        return;
+    }
     for (ops, msg) in [
         (vec!["read", "0"], "counter 0 is not set up"),
         (
@@ -632,8 +655,15 @@ fn counters_command() {
             "stops at the first failure"
         );
     }
+}
 
-    // A raw PERFEVTSEL setup: not supported without a hardware PMU.
+/// `pfm counters`: a raw PERFEVTSEL setup, not supported without a hardware PMU.
+#[test]
+fn counters_command_raw_setup() {
+    let _alone = counters_alone();
+    if !can_count() {
+        return;
+    }
     let o = pfm(&[
         "counters",
         "--npmc",

@@ -10,11 +10,19 @@
 //!    that initialises and lists everything, and start-up from exec;
 //! 3. the table, as Markdown, with the machine it ran on.
 //!
+//! 4. the bulk check, whole processes: `pfm check --json --os none --input
+//!    FILE` (release build) against `crates/bench/c/check_loop.c`, compiled
+//!    here with `cc -O2` against libpfm4, on the same 10 passes of the nhm
+//!    sweep (`pfm_bench::bulk`); both outputs compared line for line.
+//!
 //! Options: `--no-bench` reuses the last criterion results; `--seconds N`
 //! sets each benchmark's measurement time (default 2); `--rounds N` runs the
 //! criterion benches N times and keeps each figure's best median (default 2);
-//! `--runs N` sets how many processes each probe starts (default 30).
+//! `--runs N` sets how many processes each probe starts (default 30);
+//! `--bulk-runs N` how many times each bulk-check process runs (default 11);
+//! `--only-bulk` measures the bulk check alone (no criterion, no probes).
 
+use pfm_bench::bulk;
 use pfm_bench::{encode_modifiers, encode_umasks, event_names, libpfm4, nehalem_host, shared_pmus};
 use pfmlib::{Library, Os};
 use std::collections::BTreeMap;
@@ -27,6 +35,8 @@ struct Opts {
     seconds: f64,
     runs: usize,
     rounds: usize,
+    bulk_runs: usize,
+    only_bulk: bool,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -35,11 +45,21 @@ fn parse_args() -> Result<Opts, String> {
         seconds: 2.0,
         runs: 30,
         rounds: 2,
+        bulk_runs: 11,
+        only_bulk: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--no-bench" => o.bench = false,
+            "--only-bulk" => o.only_bulk = true,
+            "--bulk-runs" => {
+                o.bulk_runs = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|v: &usize| *v > 0)
+                    .ok_or("--bulk-runs needs a positive integer")?
+            }
             "--seconds" => {
                 o.seconds = args
                     .next()
@@ -63,7 +83,8 @@ fn parse_args() -> Result<Opts, String> {
             }
             "-h" | "--help" => {
                 return Err(
-                    "usage: report [--no-bench] [--seconds N] [--rounds N] [--runs N]\n\
+                    "usage: report [--no-bench] [--seconds N] [--rounds N] [--runs N] \
+                     [--bulk-runs N] [--only-bulk]\n\
                      runs the pfmlib / libpfm4 benchmarks and prints the table"
                         .into(),
                 )
@@ -249,7 +270,7 @@ struct Row {
     pfmlib: String,
     ratio: String,
     target: &'static str,
-    met: &'static str,
+    met: String,
 }
 
 /// A timed row: criterion's times per item, and the ratio libpfm4 / pfmlib
@@ -278,7 +299,8 @@ fn timed(
             Some(t) if ratio >= t => "yes",
             Some(_) => "**no**",
             None => "",
-        },
+        }
+        .into(),
     }
 }
 
@@ -313,6 +335,10 @@ fn machine() -> String {
                     std::fs::canonicalize(p).map_or(p.to_string(), |c| c.display().to_string())
                 })
         })
+        .or_else(|| {
+            let p = std::fs::canonicalize(bulk::LIBPFM_SO).ok()?;
+            Some(p.display().to_string())
+        })
         .unwrap_or_else(|| "libpfm.so.4".into());
     format!("{cpu}, {cores} CPUs, {mem} RAM; Linux {kernel}; {rustc}; libpfm4: {libpfm}")
 }
@@ -327,10 +353,53 @@ fn main() -> ExitCode {
     }
 }
 
+/// The printed result: rows, with lines before and after the table.
+#[derive(Default)]
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Row>,
+    notes: Vec<String>,
+}
+
+impl Table {
+    fn print(&self) {
+        println!("Machine: {}", machine());
+        for h in &self.header {
+            println!("{h}");
+        }
+        println!();
+        println!("| figure | libpfm4 | pfmlib | ratio libpfm4/pfmlib | target | met |");
+        println!("|---|---:|---:|---:|---|---|");
+        for r in &self.rows {
+            println!(
+                "| {} | {} | {} | {} | {} | {} |",
+                r.figure, r.libpfm4, r.pfmlib, r.ratio, r.target, r.met
+            );
+        }
+        for n in &self.notes {
+            println!();
+            println!("{n}");
+        }
+    }
+}
+
 fn real_main() -> Result<(), String> {
     let opts = parse_args()?;
-    let root = workspace_root();
-    let target = target_dir(&root);
+    let target = target_dir(&workspace_root());
+    let mut table = if opts.only_bulk {
+        Table::default()
+    } else {
+        library_rows(&opts, &target)?
+    };
+    let (row, note) = bulk_row(&opts, &target)?;
+    table.rows.push(row);
+    table.notes.push(note);
+    table.print();
+    Ok(())
+}
+
+/// Every row but the bulk check: criterion benches and probes.
+fn library_rows(opts: &Opts, target: &Path) -> Result<Table, String> {
     let criterion = target.join("criterion");
 
     // Every (group, function) criterion measures, and the best median of
@@ -411,7 +480,7 @@ fn real_main() -> Result<(), String> {
         pfmlib: "0 (no call)".into(),
         ratio: "—".into(),
         target: "zero",
-        met: "yes",
+        met: "yes".into(),
     });
     let (t, u) = pair("startup")?;
     rows.push(timed(
@@ -512,7 +581,7 @@ fn real_main() -> Result<(), String> {
         pfmlib: format!("{:.1} MiB", rss_ours / 1024.0),
         ratio: fmt_ratio(rss_ratio),
         target: "≥ 1×",
-        met: if rss_ratio >= 1.0 { "yes" } else { "**no**" },
+        met: if rss_ratio >= 1.0 { "yes" } else { "**no**" }.into(),
     });
     if listed_ours["events"] != listed_theirs["events"]
         || listed_ours["attrs"] != listed_theirs["attrs"]
@@ -522,22 +591,120 @@ fn real_main() -> Result<(), String> {
         ));
     }
 
-    println!("Machine: {}", machine());
-    println!("PMUs listed: {}", names.join(", "));
-    println!();
-    println!("| figure | libpfm4 | pfmlib | ratio libpfm4/pfmlib | target | met |");
-    println!("|---|---:|---:|---:|---|---|");
-    for r in &rows {
-        println!(
-            "| {} | {} | {} | {} | {} | {} |",
-            r.figure, r.libpfm4, r.pfmlib, r.ratio, r.target, r.met
-        );
+    Ok(Table {
+        header: vec![format!("PMUs listed: {}", names.join(", "))],
+        rows,
+        notes: vec![format!(
+            "Times: criterion medians (best of {rounds} rounds), per item. Ratios with a \
+             target: median of libpfm4/pfmlib over 41 alternating slices of ~2 ms each \
+             (median of the rounds), steadier on a noisy machine than a ratio of two medians."
+        )],
+    })
+}
+
+/// Standard output and exit status of a process that must exit normally.
+fn output_of(mut c: Command, what: &str) -> Result<(String, Option<i32>), String> {
+    let o = c
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    if !matches!(o.status.code(), Some(0 | 1)) {
+        return Err(format!("{what} failed ({})", o.status));
     }
-    println!();
-    println!(
-        "Times: criterion medians (best of {rounds} rounds), per item. Ratios with a \
-         target: median of libpfm4/pfmlib over 41 alternating slices of ~2 ms each \
-         (median of the rounds), steadier on a noisy machine than a ratio of two medians."
+    Ok((
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code(),
+    ))
+}
+
+/// Median wall time (ns) from spawn to exit of each command, alternating,
+/// `runs` times each; output discarded; each must exit with `status`.
+fn median_walls(
+    mut cmds: [&mut dyn FnMut() -> Result<Command, String>; 2],
+    runs: usize,
+    status: Option<i32>,
+) -> Result<[f64; 2], String> {
+    let mut t = [Vec::new(), Vec::new()];
+    for _ in 0..runs {
+        for (k, cmd) in cmds.iter_mut().enumerate() {
+            let mut c = cmd()?;
+            c.stdout(Stdio::null()).stderr(Stdio::null());
+            let start = Instant::now();
+            let st = c.status().map_err(|e| format!("cannot run {c:?}: {e}"))?;
+            t[k].push(start.elapsed().as_nanos() as f64);
+            if st.code() != status {
+                return Err(format!("{c:?} exited with {st}, expected {status:?}"));
+            }
+        }
+    }
+    Ok([median(&mut t[0]), median(&mut t[1])])
+}
+
+/// The bulk-check row (whole processes on the same lines) and the note
+/// saying how far the two outputs agree.
+fn bulk_row(opts: &Opts, target: &Path) -> Result<(Row, String), String> {
+    eprintln!("== bulk check: pfm check --input against a C loop over libpfm4");
+    let mut c = cargo();
+    c.args(["build", "--release", "-p", "pfm", "--bin", "pfm"]);
+    run(c, "cargo build of pfm")?;
+    let release = target.join("release");
+    let (pfm, c_bin) = (release.join("pfm"), release.join("check_loop"));
+    bulk::compile_check_loop(&c_bin)?;
+    let input = release.join("bulk-check-input.txt");
+    let text = bulk::bulk_input(Library::global());
+    let n = text.lines().count();
+    std::fs::write(&input, &text).map_err(|e| format!("{}: {e}", input.display()))?;
+    let mut ours = || -> Result<Command, String> {
+        let mut c = Command::new(&pfm);
+        c.args(["check", "--json", "--os", "none", "--input"])
+            .arg(&input)
+            .stdin(Stdio::null());
+        Ok(c)
+    };
+    let mut theirs = || -> Result<Command, String> {
+        let f = std::fs::File::open(&input).map_err(|e| format!("{}: {e}", input.display()))?;
+        let mut c = bulk::check_loop_command(&c_bin);
+        c.stdin(f);
+        Ok(c)
+    };
+    let (out_ours, st_ours) = output_of(ours()?, "pfm check")?;
+    let (out_theirs, st_theirs) = output_of(theirs()?, "check_loop")?;
+    if st_ours != st_theirs {
+        return Err(format!(
+            "exit status: pfm {st_ours:?}, check_loop {st_theirs:?}"
+        ));
+    }
+    let agree = bulk::compare(&out_ours, &out_theirs);
+    if let Some((o, t)) = &agree.first_difference {
+        eprintln!("first differing line:\n  pfm:        {o}\n  check_loop: {t}");
+    }
+    let [t_theirs, t_ours] = median_walls([&mut theirs, &mut ours], opts.bulk_runs, st_ours)?;
+    let row = Row {
+        figure: format!(
+            "bulk check: {n} strings, whole process (pfm check --input vs C loop over \
+             libpfm4; median of {})",
+            opts.bulk_runs
+        ),
+        libpfm4: fmt_time(t_theirs),
+        pfmlib: fmt_time(t_ours),
+        ratio: fmt_ratio(t_theirs / t_ours),
+        target: "outputs agree",
+        met: match agree.differing {
+            0 => "yes: 0 lines differ".to_string(),
+            d => format!("**no**: {d} lines differ"),
+        },
+    };
+    let note = format!(
+        "Bulk check: {} passes of the nhm sweep ({} strings each), one JSON line per \
+         string from each process: {} lines, {} identical byte for byte, {} differing \
+         only in the error message (libpfm4's pfm_strerror text against pfm's own), {} \
+         differing in anything else (codes, fstr, idx, status, error code: 0 expected).",
+        bulk::PASSES,
+        n / bulk::PASSES,
+        agree.lines,
+        agree.identical,
+        agree.message_only,
+        agree.differing
     );
-    Ok(())
+    Ok((row, note))
 }

@@ -1,0 +1,93 @@
+//! `--input FILE`: event strings one per line, from a file or standard input.
+
+use anyhow::{bail, Context};
+use std::io::BufRead;
+use std::path::Path;
+
+/// Calls `check` with each event string of `path` (`-`: standard input), in
+/// order: one per line, without its line ending (`\n` or `\r\n`); empty
+/// lines are skipped. A line that is not UTF-8 stops the reading with an
+/// error naming it (as the command line refuses such an argument).
+pub fn for_each_event(
+    path: &Path,
+    check: impl FnMut(&str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let name = path.display().to_string();
+    if path.as_os_str() == "-" {
+        for_each_line(std::io::stdin().lock(), "standard input", check)
+    } else {
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
+        for_each_line(std::io::BufReader::new(file), &name, check)
+    }
+}
+
+/// [`for_each_event`] over any reader; `name` says where the lines come from.
+pub fn for_each_line(
+    mut reader: impl BufRead,
+    name: &str,
+    mut check: impl FnMut(&str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut buf = Vec::with_capacity(256);
+    let mut line_no = 0usize;
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .with_context(|| format!("cannot read {name}"))?;
+        if n == 0 {
+            return Ok(());
+        }
+        line_no += 1;
+        let line = strip_line_end(&buf);
+        if line.is_empty() {
+            continue;
+        }
+        let Ok(ev) = std::str::from_utf8(line) else {
+            bail!("line {line_no} of {name} is not valid UTF-8");
+        };
+        check(ev)?;
+    }
+}
+
+/// `line` without its `\n` and then one `\r`.
+fn strip_line_end(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> anyhow::Result<Vec<String>> {
+        let mut v = Vec::new();
+        for_each_line(input, "test", |ev| {
+            v.push(ev.to_string());
+            Ok(())
+        })?;
+        Ok(v)
+    }
+
+    #[test]
+    fn lines_without_endings_and_empty_ones() {
+        let v = lines(b"a\r\n\nb\n\r\n c \r\r\nlast").unwrap();
+        assert_eq!(v, ["a", "b", " c \r", "last"]);
+        assert!(lines(b"").unwrap().is_empty());
+        assert_eq!(lines(b"\n\n").unwrap().len(), 0);
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_line() {
+        let e = lines(b"ok\n\xff\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2 of test is not valid UTF-8");
+    }
+
+    #[test]
+    fn a_missing_file_is_named() {
+        let e = for_each_event(Path::new("/no/such/file"), |_| Ok(())).unwrap_err();
+        assert!(
+            format!("{e:#}").starts_with("cannot read /no/such/file: "),
+            "{e:#}"
+        );
+    }
+}

@@ -1,0 +1,71 @@
+//! `-j`: one JSON object per event per run, and one summary object per
+//! event after several runs (keys in serde_json's order).
+
+use super::{CountRecord, Number, Status};
+use serde_json::{json, Value};
+use std::io::{self, Write};
+
+fn number(n: Number) -> Value {
+    match n {
+        Number::Int(v) => json!(v),
+        Number::Real(v) => json!(v),
+    }
+}
+
+/// The value, or perf's placeholder for it.
+fn counter_value(rec: &CountRecord) -> Value {
+    match rec.status.placeholder() {
+        Some(p) => p.into(),
+        None => number(rec.value),
+    }
+}
+
+/// One event in run `run_no`, which lasted `elapsed_ns`.
+pub fn run_line(
+    o: &mut dyn Write,
+    rec: &CountRecord,
+    run_no: u32,
+    elapsed_ns: u64,
+) -> io::Result<()> {
+    let mut v = json!({
+        "event": rec.event,
+        "unit": rec.unit,
+        "counter-value": counter_value(rec),
+        "status": rec.status.name(),
+        "event-runtime": number(rec.runtime),
+        "pcnt-running": rec.pct_running,
+        "run": run_no,
+        "elapsed-ns": elapsed_ns,
+    });
+    if let Status::NotSupported(reason) = rec.status {
+        v["error"] = reason.into();
+    }
+    if let Some(r) = rec.reading {
+        v["raw-value"] = r.value.into();
+        v["time-enabled"] = r.time_enabled.into();
+        v["time-running"] = r.time_running.into();
+    }
+    if let Some(m) = rec.metric {
+        v["metric-value"] = json!(m.value);
+        v["metric-unit"] = m.unit.into();
+    }
+    writeln!(o, "{v}")
+}
+
+/// One event over `runs` runs: the mean and its spread when counted.
+pub fn summary_line(o: &mut dyn Write, rec: &CountRecord, runs: u32) -> io::Result<()> {
+    let mut v = json!({
+        "event": rec.event,
+        "summary": true,
+        "runs": runs,
+        "unit": rec.unit,
+        "counter-value": counter_value(rec),
+        "status": rec.status.name(),
+    });
+    if rec.counted() {
+        v["variance"] = json!(rec.variance);
+        v["stddev-pct"] = json!(rec.stddev_pct);
+        v["pcnt-running"] = json!(rec.pct_running);
+    }
+    writeln!(o, "{v}")
+}

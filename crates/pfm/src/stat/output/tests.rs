@@ -1,0 +1,280 @@
+//! The formats against reports pinned from the single-file `pfm stat` this
+//! module replaced (`golden.txt`): four synthetic sessions (one run, three
+//! runs with multiplexing and gaps, zero times, large counts) in text, CSV
+//! with two separators and JSON.
+
+use super::*;
+use crate::stat::run::RunEnd;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A writer whose bytes the test can read after the report has it.
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// (value, enabled, running) of one run; `None`: not open.
+type Run = Option<(u64, u64, u64)>;
+
+struct Ev {
+    name: &'static str,
+    kind: Kind,
+    unsupported: Option<&'static str>,
+    runs: Vec<Run>,
+}
+
+struct Session {
+    title: &'static str,
+    workload: bool,
+    elapsed_ns: Vec<u64>,
+    events: Vec<Ev>,
+}
+
+fn ev(name: &'static str, kind: Kind, runs: Vec<Run>) -> Ev {
+    Ev {
+        name,
+        kind,
+        unsupported: None,
+        runs,
+    }
+}
+
+fn unsupported(name: &'static str, kind: Kind, reason: &'static str, runs: usize) -> Ev {
+    Ev {
+        name,
+        kind,
+        unsupported: Some(reason),
+        runs: vec![None; runs],
+    }
+}
+
+fn one_run() -> Session {
+    use Kind::*;
+    let s = |v| vec![Some((v, 10, 10))];
+    Session {
+        title: "'ls /'",
+        workload: true,
+        elapsed_ns: vec![4_000_000],
+        events: vec![
+            ev("task-clock", Clock, s(2_000_000)),
+            ev("context-switches", SwRate, s(3)),
+            ev("cpu-migrations", SwRate, s(0)),
+            ev("page-faults", SwRate, s(100)),
+            ev("cycles", Cycles, vec![Some((4_000_000, 100, 25))]),
+            unsupported("instructions", Instructions, "no PMU \"here\"", 1),
+            ev("branches", Branches, vec![Some((0, 0, 0))]),
+            ev("branch-misses", BranchMisses, vec![Some((7, 5, 5))]),
+            ev(
+                "nhm::ARITH:MUL:a_very_long_event_name_indeed_xx",
+                Other,
+                vec![Some((123456789, 7, 7))],
+            ),
+        ],
+    }
+}
+
+fn three_runs() -> Session {
+    use Kind::*;
+    let s = |a, b, c| vec![Some((a, 10, 10)), Some((b, 10, 10)), Some((c, 10, 10))];
+    Session {
+        title: "'true'",
+        workload: true,
+        elapsed_ns: vec![1_000_000, 1_500_000, 900_000],
+        events: vec![
+            ev(
+                "task-clock",
+                Clock,
+                vec![
+                    Some((800_000, 800_000, 800_000)),
+                    Some((1_200_000, 5, 5)),
+                    Some((700_001, 9, 9)),
+                ],
+            ),
+            ev(
+                "page-faults",
+                SwRate,
+                vec![Some((10, 1, 1)), Some((12, 1, 1)), Some((14, 1, 1))],
+            ),
+            ev(
+                "cycles",
+                Cycles,
+                vec![
+                    Some((3_000_000, 10, 10)),
+                    Some((0, 10, 0)),
+                    Some((2_000_000, 10, 3)),
+                ],
+            ),
+            ev(
+                "instructions",
+                Instructions,
+                s(6_000_000, 5_000_000, 4_000_000),
+            ),
+            ev(
+                "branches",
+                Branches,
+                s(1_000_000_000, 2_000_000_000, 3_000_000),
+            ),
+            ev("branch-misses", BranchMisses, s(5_000, 6_000, 7_000)),
+            ev("cpu-clock", Clock, vec![Some((0, 0, 0)); 3]),
+            unsupported("ref-cycles", Other, "unschedulable", 3),
+            ev("nhm::X:u", Other, vec![None, Some((5, 4, 2)), None]),
+        ],
+    }
+}
+
+fn zero_time() -> Session {
+    use Kind::*;
+    let s = |v| vec![Some((v, 10, 10))];
+    Session {
+        title: "'system wide'",
+        workload: false,
+        elapsed_ns: vec![0],
+        events: vec![
+            ev("cpu-clock", Clock, s(0)),
+            ev("context-switches", SwRate, s(999)),
+            ev("cycles", Cycles, s(77)),
+            ev("instructions", Instructions, s(50)),
+            ev("branch-misses", BranchMisses, s(3)),
+            ev("branches", Branches, s(0)),
+        ],
+    }
+}
+
+fn large_counts() -> Session {
+    use Kind::*;
+    let s = |a, b| vec![Some((a, 10, 10)), Some((b, 10, 10))];
+    Session {
+        title: "process id '1,2'",
+        workload: false,
+        elapsed_ns: vec![2_000_000_000, 3_000_000_000],
+        events: vec![
+            ev("task-clock", Clock, s(1_999_999_999, 2_999_999_999)),
+            ev("page-faults", SwRate, s(5_000_000, 6_000_001)),
+            ev("context-switches", SwRate, s(5_000, 7_000)),
+            ev("cpu-migrations", SwRate, vec![Some((0, 0, 0)); 2]),
+            ev("cycles", Cycles, s(u64::MAX / 4, 1)),
+        ],
+    }
+}
+
+/// Runs `s` through the tally and a report in `format`, as `pfm stat` does.
+fn render(s: &Session, format: Format) -> String {
+    let buf = Shared::default();
+    let mut report = Report::to(Box::new(buf.clone()), format);
+    let events = s
+        .events
+        .iter()
+        .map(|e| EventStats::new(e.name.into(), e.kind))
+        .collect();
+    let mut tally = Tally::new(events);
+    for (r, &ns) in s.elapsed_ns.iter().enumerate() {
+        for (st, e) in tally.events.iter_mut().zip(&s.events) {
+            st.unsupported = e.unsupported.map(String::from);
+        }
+        let readings: Vec<Option<Reading>> = s
+            .events
+            .iter()
+            .map(|e| {
+                e.runs[r].map(|(value, time_enabled, time_running)| Reading {
+                    value,
+                    time_enabled,
+                    time_running,
+                })
+            })
+            .collect();
+        let end = RunEnd {
+            elapsed: Duration::from_nanos(ns),
+            user: Duration::from_micros(1_234_567),
+            sys: Duration::from_nanos(89),
+            code: 0,
+        };
+        let run_no = r as u32 + 1;
+        tally.add_run(run_no, &readings, end);
+        report
+            .after_run(run_no, &tally, &readings, end.elapsed)
+            .unwrap();
+    }
+    report.finish(&tally, s.title, s.workload).unwrap();
+    let bytes = buf.0.borrow().clone();
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn every_format_as_pinned() {
+    let mut all = String::new();
+    let sessions = [one_run(), three_runs(), zero_time(), large_counts()];
+    for (si, s) in sessions.iter().enumerate() {
+        let formats = [
+            Format::Text,
+            Format::Csv(",".into()),
+            Format::Csv(";;".into()),
+            Format::Json,
+        ];
+        for (fi, f) in formats.into_iter().enumerate() {
+            all.push_str(&format!("=== scenario {si} format {fi}\n"));
+            all.push_str(&render(s, f));
+        }
+    }
+    let want = include_str!("golden.txt");
+    if all != want {
+        let at = all
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        panic!(
+            "line {}: got\n{}\nwant\n{}",
+            at + 1,
+            all.lines().nth(at).unwrap_or("(end)"),
+            want.lines().nth(at).unwrap_or("(end)")
+        );
+    }
+}
+
+#[test]
+fn text_lines() {
+    let s = one_run();
+    let text = render(&s, Format::Text);
+    let line_of = |ev: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().any(|w| w == ev))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        line_of("task-clock"),
+        "              2.00 msec task-clock                       #    0.500 CPUs utilized"
+    );
+    assert_eq!(
+        line_of("page-faults"),
+        "               100      page-faults                      #   50.000 K/sec"
+    );
+    let l = line_of("cycles");
+    assert!(
+        l.contains("#    8.000 GHz") && l.ends_with("  (25.00%)"),
+        "{l}"
+    );
+    assert_eq!(
+        line_of("instructions"),
+        format!("   {NOT_SUPPORTED}      instructions")
+    );
+    assert_eq!(
+        line_of("branches"),
+        format!("     {NOT_COUNTED}      branches")
+    );
+    let text = render(&three_runs(), Format::Text);
+    let pf = text
+        .lines()
+        .find(|l| l.contains("page-faults"))
+        .unwrap_or_default();
+    assert!(pf.ends_with("( +-  9.62% )"), "{pf}");
+}

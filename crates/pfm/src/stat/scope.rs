@@ -1,0 +1,152 @@
+//! What is counted: a command, existing processes (`-p`, every thread found
+//! in `/proc`), or CPUs (`-a`, `-C`, checked against the online ones).
+
+use super::args::Args;
+use anyhow::bail;
+use pfmlib_perf::Scope;
+use std::path::Path;
+
+/// Where the kernel lists the online CPUs.
+const ONLINE_CPUS: &str = "/sys/devices/system/cpu/online";
+
+/// The widest CPU range accepted in a list (`a-b` with `b - a` above this is refused).
+const MAX_CPU_RANGE: u32 = 65536;
+
+/// The scope the arguments ask for: `-p`, `-a`/`-C`, else the command.
+pub fn resolve(a: &Args) -> anyhow::Result<Scope> {
+    if let Some(p) = &a.pid {
+        tasks_of(p)
+    } else if a.system_wide() {
+        cpus(a.cpu.as_deref())
+    } else if a.command.is_empty() {
+        bail!("nothing to count: give a command (pfm stat [OPTIONS] -- COMMAND [ARGS]), -p PID, -a or -C CPUS");
+    } else {
+        Ok(Scope::Workload)
+    }
+}
+
+/// Every thread of the processes of a `-p` list.
+fn tasks_of(pids: &str) -> anyhow::Result<Scope> {
+    let mut tids = Vec::new();
+    for s in pids.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let pid: i32 = s.parse().map_err(|_| anyhow::anyhow!("bad pid {s:?}"))?;
+        if pid <= 0 {
+            bail!("bad pid {pid}");
+        }
+        tids.extend(threads_of(pid)?);
+    }
+    if tids.is_empty() {
+        bail!("-p needs at least one pid");
+    }
+    Ok(Scope::Tasks(tids))
+}
+
+/// The CPUs of `-C` (all online ones without it), each of them online.
+fn cpus(list: Option<&str>) -> anyhow::Result<Scope> {
+    let online = online_cpus();
+    let cpus = match list {
+        Some(c) => parse_cpu_list(c).map_err(|m| anyhow::anyhow!("bad -C: {m}"))?,
+        None => online.clone(),
+    };
+    if let Some(bad) = cpus.iter().find(|c| !online.contains(c)) {
+        bail!(
+            "CPU {bad} is not online (online CPUs: {})",
+            fmt_cpus(&online)
+        );
+    }
+    Ok(Scope::Cpus(cpus))
+}
+
+/// Parses a CPU list `0,2-3`.
+pub fn parse_cpu_list(s: &str) -> Result<Vec<u32>, String> {
+    let mut v = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let num = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("bad CPU number {t:?} in {s:?}"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b || b - a > MAX_CPU_RANGE {
+                    return Err(format!("bad CPU range {part:?}"));
+                }
+                v.extend(a..=b);
+            }
+            None => v.push(num(part)?),
+        }
+    }
+    if v.is_empty() {
+        return Err(format!("no CPU in {s:?}"));
+    }
+    v.sort_unstable();
+    v.dedup();
+    Ok(v)
+}
+
+/// The online CPUs, or as many as the machine has threads when sysfs does not say.
+fn online_cpus() -> Vec<u32> {
+    std::fs::read_to_string(ONLINE_CPUS)
+        .ok()
+        .and_then(|s| parse_cpu_list(s.trim()).ok())
+        .unwrap_or_else(|| {
+            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+            (0..n as u32).collect()
+        })
+}
+
+fn fmt_cpus(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Threads of process `pid` (from /proc), or the pid alone if it has no task list.
+fn threads_of(pid: i32) -> anyhow::Result<Vec<i32>> {
+    if !Path::new(&format!("/proc/{pid}")).exists() {
+        bail!("no such process {pid}");
+    }
+    let mut tids: Vec<i32> = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    if tids.is_empty() {
+        tids.push(pid);
+    }
+    tids.sort_unstable();
+    Ok(tids)
+}
+
+/// True while task `pid` exists and has not exited (a zombie has).
+pub fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        // The state follows the parenthesised command name.
+        let state = s
+            .rfind(')')
+            .and_then(|i| s[i + 1..].split_whitespace().next());
+        !matches!(state, Some("Z") | Some("X") | None)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_lists() {
+        assert_eq!(parse_cpu_list("0,2-3,2").unwrap(), vec![0, 2, 3]);
+        assert!(parse_cpu_list("3-1").is_err());
+        assert!(parse_cpu_list("x").is_err());
+        assert!(parse_cpu_list("").is_err());
+        assert!(parse_cpu_list("0-4294967295").is_err());
+    }
+
+    #[test]
+    fn this_process_is_alive_and_has_threads() {
+        let me = std::process::id() as i32;
+        assert!(alive(me));
+        assert!(threads_of(me).is_ok_and(|t| t.contains(&me)));
+        assert!(!online_cpus().is_empty());
+    }
+}

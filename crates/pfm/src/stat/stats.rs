@@ -1,0 +1,215 @@
+//! Counts across runs: mean and variance (Welford), the relative standard
+//! deviation of the mean perf prints as `( +- x% )`, the share of the time a
+//! counter ran, and the scaling of clocks to milliseconds.
+
+use super::metric::Kind;
+use super::run::RunEnd;
+use pfmlib_perf::Reading;
+
+/// Nanoseconds in a millisecond: clocks count nanoseconds, perf prints msec.
+pub const NS_PER_MSEC: f64 = 1e6;
+
+/// The unit perf prints for clocks.
+pub const UNIT_MSEC: &str = "msec";
+
+/// Running mean and variance (Welford).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    /// Samples.
+    pub n: u64,
+    /// Their mean.
+    pub mean: f64,
+    m2: f64,
+}
+
+impl Stats {
+    /// Adds a sample.
+    pub fn push(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    /// One sample.
+    pub fn of(x: f64) -> Stats {
+        let mut s = Stats::default();
+        s.push(x);
+        s
+    }
+
+    /// Sample variance.
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            self.m2 / (self.n - 1) as f64
+        }
+    }
+
+    /// Standard deviation of the mean (absolute).
+    pub fn stddev_of_mean(&self) -> f64 {
+        (self.variance() / self.n.max(1) as f64).sqrt()
+    }
+
+    /// Standard deviation of the mean, in percent of the mean (perf's `( +- x% )`).
+    pub fn rel_stddev_pct(&self) -> f64 {
+        if self.n < 2 || self.mean == 0.0 {
+            return 0.0;
+        }
+        100.0 * (self.variance() / self.n as f64).sqrt() / self.mean.abs()
+    }
+}
+
+/// One event across runs.
+#[derive(Debug, Clone)]
+pub struct EventStats {
+    /// The event as given (`:u` appended when it had to count user level only).
+    pub name: String,
+    /// What it counts, for units and derived metrics.
+    pub kind: Kind,
+    /// `Some(reason)` when it could not be opened.
+    pub unsupported: Option<String>,
+    /// Scaled counts of the runs where it ran.
+    pub value: Stats,
+    /// Nanoseconds enabled, same runs.
+    pub enabled: Stats,
+    /// Nanoseconds on the PMU, same runs.
+    pub running: Stats,
+}
+
+impl EventStats {
+    /// An event not yet counted.
+    pub fn new(name: String, kind: Kind) -> EventStats {
+        EventStats {
+            name,
+            kind,
+            unsupported: None,
+            value: Stats::default(),
+            enabled: Stats::default(),
+            running: Stats::default(),
+        }
+    }
+
+    /// Opened, and ran in at least one run.
+    pub fn counted(&self) -> bool {
+        self.unsupported.is_none() && self.value.n > 0
+    }
+
+    /// Mean share of the enabled time the counter was on the PMU, in percent.
+    pub fn pct_running(&self) -> f64 {
+        if self.enabled.mean > 0.0 {
+            (100.0 * self.running.mean / self.enabled.mean).min(100.0)
+        } else {
+            100.0
+        }
+    }
+
+    /// The unit perf prints: msec for clocks, none otherwise.
+    pub fn unit(&self) -> &'static str {
+        if self.kind == Kind::Clock {
+            UNIT_MSEC
+        } else {
+            ""
+        }
+    }
+
+    /// The divisor from counts to [`Self::unit`].
+    pub fn scale(&self) -> f64 {
+        if self.kind == Kind::Clock {
+            NS_PER_MSEC
+        } else {
+            1.0
+        }
+    }
+
+    /// Adds one run's reading; a counter that never ran adds nothing (its
+    /// runs do not enter the mean: `<not counted>`, not zero).
+    fn add(&mut self, r: &Reading) {
+        if let Some(v) = r.scaled() {
+            self.value.push(v as f64);
+            self.enabled.push(r.time_enabled as f64);
+            self.running.push(r.time_running as f64);
+        }
+    }
+}
+
+/// Every event and the elapsed time, across the runs so far.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    /// The events, in the order given.
+    pub events: Vec<EventStats>,
+    /// Wall-clock time of each run, in nanoseconds.
+    pub elapsed: Stats,
+    /// How the last run ended.
+    pub last: Option<RunEnd>,
+    /// Runs done.
+    pub runs: u32,
+}
+
+impl Tally {
+    /// No run yet.
+    pub fn new(events: Vec<EventStats>) -> Tally {
+        Tally {
+            events,
+            elapsed: Stats::default(),
+            last: None,
+            runs: 0,
+        }
+    }
+
+    /// Adds run `run_no`: one reading per event (`None` where it is not open).
+    pub fn add_run(&mut self, run_no: u32, readings: &[Option<Reading>], end: RunEnd) {
+        for (ev, r) in self.events.iter_mut().zip(readings) {
+            if let Some(r) = r {
+                ev.add(r);
+            }
+        }
+        self.elapsed.push(end.elapsed.as_nanos() as f64);
+        self.last = Some(end);
+        self.runs = run_no;
+    }
+
+    /// The exit status to give: the last run's command's.
+    pub fn exit_code(&self) -> u8 {
+        self.last.map_or(0, |e| e.code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_like_perf() {
+        let mut s = Stats::default();
+        for x in [10.0, 12.0, 14.0] {
+            s.push(x);
+        }
+        assert_eq!(s.mean, 12.0);
+        assert_eq!(s.variance(), 4.0);
+        // sqrt(4/3)/12 = 9.62%
+        assert!((s.rel_stddev_pct() - 9.6225).abs() < 1e-3);
+        assert!((s.stddev_of_mean() - (4.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!(Stats::of(5.0).rel_stddev_pct(), 0.0);
+    }
+
+    #[test]
+    fn runs_that_never_ran_stay_out_of_the_mean() {
+        let mut e = EventStats::new("cycles".into(), Kind::Cycles);
+        e.add(&Reading {
+            value: 0,
+            time_enabled: 10,
+            time_running: 0,
+        });
+        assert!(!e.counted());
+        e.add(&Reading {
+            value: 50,
+            time_enabled: 100,
+            time_running: 25,
+        });
+        assert!(e.counted());
+        assert_eq!(e.value.mean, 200.0);
+        assert_eq!(e.pct_running(), 25.0);
+    }
+}
