@@ -118,6 +118,8 @@ pub struct EventInfo {
     pub idx: i32,
     /// Name.
     pub name: String,
+    /// Description.
+    pub desc: String,
     /// Equivalent string.
     pub equiv: Option<String>,
     /// Code.
@@ -137,6 +139,8 @@ pub struct EventInfo {
 pub struct AttrInfo {
     /// Name.
     pub name: String,
+    /// Description.
+    pub desc: String,
     /// Equivalent string.
     pub equiv: Option<String>,
     /// Code.
@@ -386,6 +390,7 @@ impl Libpfm4 {
             }
             attrs.push(AttrInfo {
                 name: cstr(ai.name).unwrap_or_default(),
+                desc: cstr(ai.desc).unwrap_or_default(),
                 equiv: cstr(ai.equiv),
                 code: ai.code,
                 type_: ai.type_,
@@ -397,6 +402,7 @@ impl Libpfm4 {
         Some(EventInfo {
             idx,
             name: cstr(e.name).unwrap_or_default(),
+            desc: cstr(e.desc).unwrap_or_default(),
             equiv: cstr(e.equiv),
             code: e.code,
             nattrs: e.nattrs,

@@ -98,6 +98,7 @@ fn first_separator(b: &[u8]) -> Option<u8> {
 }
 
 /// Finds an event string's [`Layout`] in one pass over its bytes.
+#[inline]
 pub(crate) fn layout(b: &[u8]) -> Layout {
     let mut l = Layout {
         bad: None,

@@ -45,16 +45,32 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 
 #[inline]
 fn u64_at(b: &[u8], at: usize) -> u64 {
-    u64::from(u32_at(b, at)) | u64::from(u32_at(b, at + 4)) << 32
+    match b.get(at..at + 8) {
+        Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => 0,
+    }
+}
+
+/// Where string `id` starts and ends in the pool (its NUL excluded): one
+/// read of two adjacent offsets.
+#[inline]
+fn span(id: u32) -> (usize, usize) {
+    let both = u64_at(STR_OFFS, id as usize * 4);
+    ((both & 0xffff_ffff) as usize, ((both >> 32) as usize).saturating_sub(1))
 }
 
 /// String `id` of the pool ("" for id 0 or an id out of range).
 #[inline]
 pub(crate) fn string(id: u32) -> &'static str {
-    let i = id as usize * 4;
-    let start = u32_at(STR_OFFS, i) as usize;
-    let end = u32_at(STR_OFFS, i + 4) as usize;
-    POOL.get(start..end.saturating_sub(1)).unwrap_or("")
+    let (start, end) = span(id);
+    POOL.get(start..end).unwrap_or("")
+}
+
+/// The bytes of string `id` (for comparisons: no character-boundary checks).
+#[inline]
+fn string_bytes(id: u32) -> &'static [u8] {
+    let (start, end) = span(id);
+    POOL.as_bytes().get(start..end).unwrap_or(&[])
 }
 
 /// Optional string `id`: `None` for id 0.
@@ -128,7 +144,7 @@ impl PmuDesc {
     pub fn by_name(name: &str) -> Option<PmuDesc> {
         let h = name_hash(name.as_bytes());
         probe(PMU_NAME_INDEX, PMU_NAME_SLOTS, h, |i| {
-            eq_ignore_case(PmuDesc(i as u16).name().as_bytes(), name.as_bytes())
+            eq_ignore_case(PmuDesc(i as u16).name_bytes(), name.as_bytes())
         })
         .map(|i| PmuDesc(i as u16))
     }
@@ -146,6 +162,10 @@ impl PmuDesc {
     /// Short name, the `name::` prefix.
     pub fn name(self) -> &'static str {
         string(u32_at(PMUS, self.at(layout::pmu::NAME)))
+    }
+
+    fn name_bytes(self) -> &'static [u8] {
+        string_bytes(u32_at(PMUS, self.at(layout::pmu::NAME)))
     }
 
     /// Description.
@@ -270,11 +290,7 @@ impl PmuDesc {
     #[inline]
     pub fn event(self, local: usize) -> EventDesc {
         let t = self.table();
-        EventDesc {
-            global: u32_at(TABLES, t + layout::table::FIRST_EVENT) + local as u32,
-            local: local as u32,
-            table: t as u32,
-        }
+        EventDesc::at_table(t, u32_at(TABLES, t + layout::table::FIRST_EVENT), local)
     }
 
     /// Every event of the table.
@@ -285,20 +301,24 @@ impl PmuDesc {
     /// The first event named `name` (any case) that `ok` accepts.
     pub fn find_event(self, name: &str, ok: impl Fn(EventDesc) -> bool) -> Option<EventDesc> {
         let t = self.table();
+        let first_event = u32_at(TABLES, t + layout::table::FIRST_EVENT);
         let first = u32_at(TABLES, t + layout::table::NAME_INDEX) as usize;
         let slots = u32_at(TABLES, t + layout::table::NAME_SLOTS) as usize;
         let h = name_hash(name.as_bytes());
         let hit = probe(first, slots, h, |i| {
-            eq_ignore_case(self.event(i).name().as_bytes(), name.as_bytes())
+            eq_ignore_case(
+                EventDesc::at_table(t, first_event, i).name_bytes(),
+                name.as_bytes(),
+            )
         })?;
-        let ev = self.event(hit);
+        let ev = EventDesc::at_table(t, first_event, hit);
         if ok(ev) {
             return Some(ev);
         }
         // The first of that name is not there for this PMU: a later one may be.
         (hit + 1..self.nevents())
             .map(|i| self.event(i))
-            .find(|e| eq_ignore_case(e.name().as_bytes(), name.as_bytes()) && ok(*e))
+            .find(|e| eq_ignore_case(e.name_bytes(), name.as_bytes()) && ok(*e))
     }
 }
 
@@ -318,6 +338,16 @@ impl std::fmt::Debug for EventDesc {
 }
 
 impl EventDesc {
+    /// Event `local` of the table at byte offset `table`, whose first event is `first`.
+    #[inline]
+    fn at_table(table: usize, first: u32, local: usize) -> EventDesc {
+        EventDesc {
+            global: first + local as u32,
+            local: local as u32,
+            table: table as u32,
+        }
+    }
+
     #[inline]
     fn at(self, field: usize) -> usize {
         self.global as usize * layout::event::SIZE + field
@@ -331,6 +361,10 @@ impl EventDesc {
     /// Name.
     pub fn name(self) -> &'static str {
         string(u32_at(EVENTS, self.at(layout::event::NAME)))
+    }
+
+    fn name_bytes(self) -> &'static [u8] {
+        string_bytes(u32_at(EVENTS, self.at(layout::event::NAME)))
     }
 
     /// Description.
@@ -412,14 +446,14 @@ impl EventDesc {
         let h = name_hash(name).wrapping_add(self.local.wrapping_mul(layout::UMASK_KEY_MIX));
         let hit = probe(first, slots, h, |i| {
             (base..base + n).contains(&i)
-                && eq_ignore_case(self.umask(i - base).name().as_bytes(), name)
+                && eq_ignore_case(self.umask(i - base).name_bytes(), name)
         })? - base;
         if ok(self.umask(hit)) {
             return Some(hit);
         }
         (hit + 1..n).find(|&i| {
             let u = self.umask(i);
-            eq_ignore_case(u.name().as_bytes(), name) && ok(u)
+            eq_ignore_case(u.name_bytes(), name) && ok(u)
         })
     }
 }
@@ -443,6 +477,10 @@ impl UmaskDesc {
     /// Name.
     pub fn name(self) -> &'static str {
         string(u32_at(UMASKS, self.at(layout::umask::NAME)))
+    }
+
+    fn name_bytes(self) -> &'static [u8] {
+        string_bytes(u32_at(UMASKS, self.at(layout::umask::NAME)))
     }
 
     /// Description.
@@ -518,6 +556,23 @@ mod tests {
             assert_eq!(p.find_event("NO_SUCH_EVENT", |_| true), None);
         }
         assert_eq!(PmuDesc::by_name("no_such_pmu"), None);
+    }
+
+    #[test]
+    fn case_blind_comparison_like_std() {
+        let samples: Vec<Vec<u8>> = [
+            "", "a", "A", "@", "[", "`", "{", "z", "Z", "INST_RETIRED", "inst_retired",
+            "Inst_Retired_", "ÉTÉ", "été", "abcdefgh", "ABCDEFGH", "abcdefghi", "ABCDEFGHI",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .chain((0u8..=255).map(|c| vec![c, b'x']))
+        .collect();
+        for a in &samples {
+            for b in &samples {
+                assert_eq!(eq_ignore_case(a, b), a.eq_ignore_ascii_case(b), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,128 @@
+//! Descriptions are our own words: for every PMU both libraries have, no
+//! event or unit-mask description may equal libpfm4's (ignoring case,
+//! spacing and punctuation), nor share a run of eight or more consecutive
+//! words with it, nor share most of its word triples. Names, codes and flags
+//! are facts and may agree; prose may not.
+//!
+//! Needs `libpfm.so.4`; without it the test says so and passes, unless
+//! `PFMLIB_REQUIRE_LIBPFM4` is set.
+
+use pfm_oracle::Libpfm4;
+use pfmlib::{AttrType, Library, Os};
+use std::collections::{BTreeMap, HashSet};
+
+/// Longest run of consecutive words two descriptions may share.
+const MAX_SHARED_RUN: usize = 7;
+/// Largest share of word triples two descriptions may have in common.
+const MAX_TRIPLE_SHARE: f64 = 0.5;
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn longest_shared_run(a: &[String], b: &[String]) -> usize {
+    let mut best = 0;
+    let mut prev = vec![0usize; b.len() + 1];
+    for x in a {
+        let mut cur = vec![0usize; b.len() + 1];
+        for (j, y) in b.iter().enumerate() {
+            if x == y {
+                cur[j + 1] = prev[j] + 1;
+                best = best.max(cur[j + 1]);
+            }
+        }
+        prev = cur;
+    }
+    best
+}
+
+fn triple_share(a: &[String], b: &[String]) -> f64 {
+    let t = |w: &[String]| -> HashSet<String> { w.windows(3).map(|x| x.join(" ")).collect() };
+    let (ta, tb) = (t(a), t(b));
+    if ta.len() < 3 || tb.len() < 3 {
+        return 0.0;
+    }
+    ta.intersection(&tb).count() as f64 / ta.len().min(tb.len()) as f64
+}
+
+/// Why `ours` reads as a copy of `theirs`, if it does.
+pub fn copied(ours: &str, theirs: &str) -> Option<String> {
+    let (a, b) = (words(ours), words(theirs));
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    if a == b && a.len() > 2 {
+        return Some("same words".into());
+    }
+    let run = longest_shared_run(&a, &b);
+    if run > MAX_SHARED_RUN {
+        return Some(format!("{run} consecutive words in common"));
+    }
+    let share = triple_share(&a, &b);
+    if share > MAX_TRIPLE_SHARE {
+        return Some(format!("{:.0}% of word triples in common", share * 100.0));
+    }
+    None
+}
+
+#[test]
+fn descriptions_are_our_own() {
+    let o = match Libpfm4::load() {
+        Ok(o) => o,
+        Err(e) => {
+            if std::env::var_os("PFMLIB_REQUIRE_LIBPFM4").is_some() {
+                panic!("libpfm4 required but not loadable: {e}");
+            }
+            eprintln!("SKIPPED: libpfm4 not available ({e})");
+            return;
+        }
+    };
+    let lib = Library::global();
+    let mut bad = Vec::new();
+    let mut checked = 0usize;
+    for theirs in o.pmus() {
+        let Some(ours) = lib.pmu(&theirs.name) else {
+            continue;
+        };
+        let their_events: BTreeMap<String, _> = o
+            .events(&theirs, 0)
+            .into_iter()
+            .map(|e| (e.name.clone(), e))
+            .collect();
+        for ev in ours.events() {
+            let Some(te) = their_events.get(ev.name()) else {
+                continue;
+            };
+            let info = ev.info(Os::None);
+            let mut pairs = vec![(format!("{}::{}", theirs.name, info.name), info.desc.to_string(), te.desc.clone())];
+            for a in ev.attrs(Os::None).iter().filter(|a| a.attr_type == AttrType::Umask) {
+                if let Some(ta) = te.attrs.iter().find(|t| t.name == a.name && t.type_ == 1) {
+                    pairs.push((format!("{}::{}:{}", theirs.name, info.name, a.name), a.desc.to_string(), ta.desc.clone()));
+                }
+            }
+            for (what, mine, other) in pairs {
+                checked += 1;
+                if let Some(why) = copied(&mine, &other) {
+                    bad.push(format!("{what}: {why}\n    ours:    {mine}\n    libpfm4: {other}"));
+                }
+            }
+        }
+    }
+    eprintln!("descriptions checked against libpfm4: {checked}, too close: {}", bad.len());
+    assert!(bad.is_empty(), "descriptions too close to libpfm4's:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_closeness_rules() {
+    assert!(copied("Counts retired instructions.", "counts RETIRED instructions").is_some());
+    assert!(copied(
+        "number of cycles the divider is busy executing divide or square root operations",
+        "Cycles the divider is busy executing divide or square root operations"
+    )
+    .is_some());
+    assert!(copied("Instructions retired", "Instructions retired from execution").is_none());
+    assert!(copied("Loads that hit the L1 data cache.", "L1D hits by loads").is_none());
+}
