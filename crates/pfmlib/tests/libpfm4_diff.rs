@@ -1,29 +1,41 @@
-//! Differential sweep against the installed libpfm4 (the reference for encodings).
+//! Differential sweep against the installed libpfm4 (the reference for x86
+//! encodings).
 //!
-//! For every PMU pfmlib shares with libpfm4 4.13 it compares the tables (events,
+//! For every PMU pfmlib shares with libpfm4 4.13 (found at run time, so a
+//! new table is swept as soon as it exists) it compares the tables (events,
 //! unit masks, modifiers, per OS layer) and then encodes, through both
 //! libraries, every event, every unit mask alone, every ordered pair of unit
 //! masks and every modifier with valid and invalid values, for PFM_OS_NONE,
 //! PFM_OS_PERF_EVENT and PFM_OS_PERF_EVENT_EXT: return code, codes,
-//! fully-qualified string and each perf_event_attr field must agree.
+//! fully-qualified string and each perf_event_attr field must agree. PMUs
+//! that share an event table are swept once; the shards split the work
+//! between test threads.
 //!
 //! Needs `libpfm.so.4` (Debian: `libpfm4`). Without it the test prints why and
 //! passes, unless `PFMLIB_REQUIRE_LIBPFM4` is set (CI sets it).
 
-use pfm_oracle::{Libpfm4, PerfFields};
-use pfmlib::{AttrType, Library, Os, Plm};
-use std::collections::BTreeSet;
+mod common;
 
-/// PMUs both libraries have, checked here.
-const PMUS: &[&str] = &[
+use common::sweep::*;
+use pfm_oracle::Libpfm4;
+use pfmlib::{AttrType, Library, Os, Plm};
+
+/// PMUs that must be among the shared ones (a missing table is a failure,
+/// not a silently smaller sweep).
+const EXPECTED: &[&str] = &[
     "nhm",
     "nhm_ex",
     "nhm_unc",
+    "wsm",
+    "wsm_dp",
     "wsm_unc",
     "amd64_fam17h_zen1",
     "amd64_fam19h_zen3",
     "perf",
 ];
+
+/// Test threads the sweep is split over.
+const SHARDS: usize = 4;
 
 fn oracle() -> Option<Libpfm4> {
     match Libpfm4::load() {
@@ -38,398 +50,61 @@ fn oracle() -> Option<Libpfm4> {
     }
 }
 
-fn os_code(os: Os) -> i32 {
-    match os {
-        Os::None => 0,
-        Os::PerfEvent => 1,
-        Os::PerfEventExt => 2,
-    }
-}
-
 #[test]
 fn tables_match_libpfm4() {
     let Some(o) = oracle() else { return };
     let lib = Library::global();
-    let mut diffs = Vec::new();
-    for name in PMUS {
-        let theirs = o.pmu_by_name(name).expect("libpfm4 knows the PMU");
-        let ours = lib.pmu(name).expect("pfmlib knows the PMU");
-        let info = ours.info();
-        let check = |what: &str, a: String, b: String, diffs: &mut Vec<String>| {
-            if a != b {
-                diffs.push(format!("{name}: {what}: pfmlib={a} libpfm4={b}"));
-            }
-        };
-        check(
-            "nevents",
-            info.nevents.to_string(),
-            theirs.nevents.to_string(),
-            &mut diffs,
+    let names = shared_pmus(&o, lib);
+    for e in EXPECTED {
+        assert!(
+            names.iter().any(|n| n == e),
+            "{e} is not shared with libpfm4"
         );
-        check(
-            "num_cntrs",
-            info.num_cntrs.to_string(),
-            theirs.num_cntrs.to_string(),
-            &mut diffs,
-        );
-        check(
-            "num_fixed",
-            info.num_fixed_cntrs.to_string(),
-            theirs.num_fixed_cntrs.to_string(),
-            &mut diffs,
-        );
-        check(
-            "max_encoding",
-            info.max_encoding.to_string(),
-            theirs.max_encoding.to_string(),
-            &mut diffs,
-        );
-        check(
-            "kind",
-            info.kind.code().to_string(),
-            theirs.kind.to_string(),
-            &mut diffs,
-        );
-        for os in [Os::None, Os::PerfEvent, Os::PerfEventExt] {
-            let tev = o.events(&theirs, os_code(os));
-            let oev: Vec<_> = ours.events().collect();
-            check(
-                &format!("{os:?} event count"),
-                oev.len().to_string(),
-                tev.len().to_string(),
-                &mut diffs,
-            );
-            for (a, b) in oev.iter().zip(tev.iter()) {
-                let ai = a.info(os);
-                let ctx = format!("{os:?} {}", b.name);
-                check(
-                    &format!("{ctx} name"),
-                    ai.name.into(),
-                    b.name.clone(),
-                    &mut diffs,
-                );
-                check(
-                    &format!("{ctx} code"),
-                    format!("{:#x}", ai.code),
-                    format!("{:#x}", b.code),
-                    &mut diffs,
-                );
-                check(
-                    &format!("{ctx} equiv"),
-                    format!("{:?}", ai.equiv),
-                    format!("{:?}", b.equiv.as_deref()),
-                    &mut diffs,
-                );
-                check(
-                    &format!("{ctx} precise"),
-                    ai.is_precise.to_string(),
-                    b.is_precise.to_string(),
-                    &mut diffs,
-                );
-                check(
-                    &format!("{ctx} spec"),
-                    ai.speculation.code().to_string(),
-                    b.speculation.to_string(),
-                    &mut diffs,
-                );
-                check(
-                    &format!("{ctx} idx"),
-                    ai.idx.to_string(),
-                    b.idx.to_string(),
-                    &mut diffs,
-                );
-                check(
-                    &format!("{ctx} nattrs"),
-                    ai.nattrs.to_string(),
-                    b.nattrs.to_string(),
-                    &mut diffs,
-                );
-                for (x, y) in a.attrs(os).iter().zip(b.attrs.iter()) {
-                    let actx = format!("{ctx}:{}", y.name);
-                    check(
-                        &format!("{actx} name"),
-                        x.name.into(),
-                        y.name.clone(),
-                        &mut diffs,
-                    );
-                    check(
-                        &format!("{actx} type"),
-                        x.attr_type.code().to_string(),
-                        y.type_.to_string(),
-                        &mut diffs,
-                    );
-                    check(
-                        &format!("{actx} ctrl"),
-                        x.ctrl.code().to_string(),
-                        y.ctrl.to_string(),
-                        &mut diffs,
-                    );
-                    check(
-                        &format!("{actx} code"),
-                        format!("{:#x}", x.code),
-                        format!("{:#x}", y.code),
-                        &mut diffs,
-                    );
-                    check(
-                        &format!("{actx} dfl"),
-                        x.is_dfl.to_string(),
-                        y.is_dfl.to_string(),
-                        &mut diffs,
-                    );
-                    check(
-                        &format!("{actx} precise"),
-                        x.is_precise.to_string(),
-                        y.is_precise.to_string(),
-                        &mut diffs,
-                    );
-                    check(
-                        &format!("{actx} equiv"),
-                        format!("{:?}", x.equiv),
-                        format!("{:?}", y.equiv.as_deref()),
-                        &mut diffs,
-                    );
-                }
-            }
-        }
     }
+    let diffs = compare_tables(&o, lib, &names);
+    eprintln!("tables compared with libpfm4: {} PMUs", names.len());
     report("table", &diffs, 0);
 }
 
-/// Event strings for one event: alone, each unit mask, pairs, modifiers.
-fn strings_for(lib: &Library, pmu: &str, event: &str) -> Vec<String> {
-    let ev = lib
-        .pmu(pmu)
-        .and_then(|p| p.event(event))
-        .expect("event exists");
-    let base = format!("{pmu}::{event}");
-    let mut umasks = Vec::new();
-    let mut mods: BTreeSet<(&'static str, AttrType)> = BTreeSet::new();
-    for os in [Os::None, Os::PerfEventExt] {
-        for a in ev.attrs(os) {
-            match a.attr_type {
-                AttrType::Umask => {
-                    if os == Os::None {
-                        umasks.push(a.name)
-                    }
-                }
-                t => {
-                    mods.insert((a.name, t));
-                }
-            }
-        }
-    }
-    // Modifiers offered only by the other layers, to check they are refused.
-    for m in [
-        "u", "k", "h", "precise", "period", "hw_smpl", "ldlat", "t", "c",
-    ] {
-        if !mods.iter().any(|(n, _)| *n == m) {
-            mods.insert((m, AttrType::ModBool));
-        }
-    }
-    let mut v = vec![
-        base.clone(),
-        base.to_lowercase(),
-        format!("{base}:"),
-        format!("{base}:NO_SUCH_UMASK"),
-    ];
-    for u in &umasks {
-        v.push(format!("{base}:{u}"));
-        v.push(format!("{base}.{}", u.to_lowercase()));
-        v.push(format!("{base}:{u}=1"));
-        for w in &umasks {
-            v.push(format!("{base}:{u}:{w}"));
-        }
-    }
-    let prefixes: Vec<String> = std::iter::once(base.clone())
-        .chain(umasks.first().map(|u| format!("{base}:{u}")))
-        .collect();
-    let int_vals = [
-        "0", "1", "2", "3", "4", "5", "255", "256", "4095", "65535", "65536", "0x10", "010", "-1",
-        "abc", "",
-    ];
-    let bool_vals = ["0", "1", "2", "y", "n", "t", "F", "yes", ""];
-    for p in &prefixes {
-        for (m, t) in &mods {
-            v.push(format!("{p}:{m}"));
-            let vals: &[&str] = if *t == AttrType::ModInteger {
-                &int_vals
-            } else {
-                &bool_vals
-            };
-            for val in vals {
-                v.push(format!("{p}:{m}={val}"));
-            }
-        }
-        // Combinations and repeats.
-        v.push(format!("{p}:u:k=0"));
-        v.push(format!("{p}:k=0:u=0"));
-        v.push(format!("{p}:u=1:u=1"));
-        v.push(format!("{p}:u=1:u=0"));
-        v.push(format!("{p}:c=1:e"));
-        v.push(format!("{p}:c=2:i:e=0"));
-        v.push(format!("{p}:t=1:c=3"));
-        v.push(format!("{p}:period=1000:precise=1"));
-        v.push(format!("{p}:freq=100:precise=2"));
-        v.push(format!("{p}:period=10:freq=10"));
-        v.push(format!("{p}:mg:mh"));
-        v.push(format!("{p}:mg=0:mh=0"));
-        v.push(format!("{p}:excl:pinned:cpu=3"));
-        v.push(format!("{p}:h:u"));
-        v.push(format!("{p}:ldlat=4:c=1"));
-        v.push(format!("{p}:0x12"));
-        v.push(format!("{p}:0xff"));
-        v.push(format!("{p}:0x1ff"));
-        v.push(format!("{p}:0xfffff"));
-    }
-    v
-}
-
-fn compare_one(lib: &Library, o: &Libpfm4, s: &str, plm: Plm, diffs: &mut Vec<String>) {
-    // PFM_OS_NONE
-    let ours = lib.encode(s, plm, Os::None);
-    let theirs = o.encode_raw(s, plm.bits());
-    match (&ours, &theirs) {
-        (Ok(a), Ok(b)) => {
-            if a.fstr != b.fstr || a.codes != b.codes || a.idx as i32 != b.idx {
-                diffs.push(format!(
-                    "none {s:?}: pfmlib {} {:x?} idx {} / libpfm4 {} {:x?} idx {}",
-                    a.fstr, a.codes, a.idx, b.fstr, b.codes, b.idx
-                ));
-            }
-        }
-        (Err(a), Err(b)) if a.code() == *b => {}
-        _ => diffs.push(format!(
-            "none {s:?}: pfmlib {:?} / libpfm4 {:?}",
-            ours.as_ref()
-                .map(|e| (&e.fstr, &e.codes))
-                .map_err(|e| (e.code(), e.to_string())),
-            theirs.as_ref().map(|e| (&e.fstr, &e.codes))
-        )),
-    }
-    for (os, ext) in [(Os::PerfEvent, false), (Os::PerfEventExt, true)] {
-        let ours = lib.encode(s, plm, os);
-        let theirs = o.encode_perf(s, plm.bits(), ext);
-        match (&ours, &theirs) {
-            (Ok(a), Ok(b)) => {
-                let p = a.perf.expect("perf fields");
-                let mine = PerfFields {
-                    type_: p.type_,
-                    config: p.config,
-                    config1: p.config1,
-                    config2: p.config2,
-                    exclude_user: p.exclude_user,
-                    exclude_kernel: p.exclude_kernel,
-                    exclude_hv: p.exclude_hv,
-                    exclude_host: p.exclude_host,
-                    exclude_guest: p.exclude_guest,
-                    precise_ip: p.precise_ip,
-                    sample_period: p.sample_period,
-                    freq: p.freq,
-                    pinned: p.pinned,
-                    exclusive: p.exclusive,
-                };
-                let cpu = a.cpu.unwrap_or(-1);
-                if a.fstr != b.fstr || Some(mine) != b.perf || cpu != b.cpu || a.idx as i32 != b.idx
-                {
-                    diffs.push(format!(
-                        "{os:?} {s:?}: pfmlib {} {mine:?} cpu {cpu} / libpfm4 {} {:?} cpu {}",
-                        a.fstr, b.fstr, b.perf, b.cpu
-                    ));
-                }
-            }
-            (Err(a), Err(b)) if a.code() == *b => {}
-            _ => diffs.push(format!(
-                "{os:?} {s:?}: pfmlib {:?} / libpfm4 {:?}",
-                ours.as_ref()
-                    .map(|e| &e.fstr)
-                    .map_err(|e| (e.code(), e.to_string())),
-                theirs.as_ref().map(|e| &e.fstr)
-            )),
-        }
-    }
-}
-
-fn report(what: &str, diffs: &[String], total: usize) {
-    if !diffs.is_empty() {
-        for d in diffs.iter().take(60) {
-            eprintln!("DIFF {d}");
-        }
-        panic!(
-            "{what}: {} differences with libpfm4 (of {total} checks)",
-            diffs.len()
-        );
-    }
-    eprintln!("{what}: 100% agreement with libpfm4 ({total} strings x 3 OS layers)");
-}
-
-fn sweep(pmu: &str) {
+fn sweep_shard(k: usize) {
     let Some(o) = oracle() else { return };
     let lib = Library::global();
+    let names = one_per_table(lib, &shared_pmus(&o, lib));
     let mut diffs = Vec::new();
-    let mut n = 0;
-    let names: Vec<&str> = lib
-        .pmu(pmu)
-        .expect("pmu")
-        .events()
-        .map(|e| e.name())
-        .collect();
-    for ev in names {
-        for s in strings_for(lib, pmu, ev) {
-            n += 1;
-            compare_one(lib, &o, &s, Plm::DEFAULT, &mut diffs);
+    let mut total = 0;
+    for (i, pmu) in names.iter().enumerate() {
+        if i % SHARDS != k {
+            continue;
         }
-        // Other default privilege levels.
-        for plm in [Plm::PLM3, Plm::PLM0, Plm::ALL, Plm::PLM1 | Plm::PLMH] {
-            n += 1;
-            compare_one(lib, &o, &format!("{pmu}::{ev}"), plm, &mut diffs);
-        }
+        let (d, n) = sweep_pmu(&o, lib, pmu);
+        eprintln!(
+            "sweep {pmu}: {n} strings x 3 OS layers, {} differences",
+            d.len()
+        );
+        diffs.extend(d);
+        total += n;
     }
-    report(&format!("sweep {pmu}"), &diffs, n);
+    report(&format!("sweep shard {k}"), &diffs, total);
 }
 
 #[test]
-fn sweep_nhm() {
-    sweep("nhm");
+fn sweep_shard_0() {
+    sweep_shard(0);
 }
 
 #[test]
-fn sweep_nhm_ex() {
-    sweep("nhm_ex");
+fn sweep_shard_1() {
+    sweep_shard(1);
 }
 
 #[test]
-fn sweep_perf() {
-    sweep("perf");
+fn sweep_shard_2() {
+    sweep_shard(2);
 }
 
 #[test]
-fn sweep_nhm_unc() {
-    sweep("nhm_unc");
-}
-
-#[test]
-fn sweep_wsm() {
-    sweep("wsm");
-}
-
-#[test]
-fn sweep_wsm_dp() {
-    sweep("wsm_dp");
-}
-
-#[test]
-fn sweep_wsm_unc() {
-    sweep("wsm_unc");
-}
-
-#[test]
-fn sweep_amd64_fam17h_zen1() {
-    sweep("amd64_fam17h_zen1");
-}
-
-#[test]
-fn sweep_amd64_fam19h_zen3() {
-    sweep("amd64_fam19h_zen3");
+fn sweep_shard_3() {
+    sweep_shard(3);
 }
 
 #[test]

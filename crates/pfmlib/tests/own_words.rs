@@ -97,32 +97,61 @@ fn descriptions_are_our_own() {
                 continue;
             };
             let info = ev.info(Os::None);
-            let mut pairs = vec![(format!("{}::{}", theirs.name, info.name), info.desc.to_string(), te.desc.clone())];
-            for a in ev.attrs(Os::None).iter().filter(|a| a.attr_type == AttrType::Umask) {
+            let mut pairs = vec![(
+                format!("{}::{}", theirs.name, info.name),
+                info.desc.to_string(),
+                te.desc.clone(),
+            )];
+            for a in ev
+                .attrs(Os::None)
+                .iter()
+                .filter(|a| a.attr_type == AttrType::Umask)
+            {
                 if let Some(ta) = te.attrs.iter().find(|t| t.name == a.name && t.type_ == 1) {
-                    pairs.push((format!("{}::{}:{}", theirs.name, info.name, a.name), a.desc.to_string(), ta.desc.clone()));
+                    pairs.push((
+                        format!("{}::{}:{}", theirs.name, info.name, a.name),
+                        a.desc.to_string(),
+                        ta.desc.clone(),
+                    ));
                 }
             }
             for (what, mine, other) in pairs {
                 checked += 1;
                 if let Some(why) = copied(&mine, &other) {
-                    bad.push(format!("{what}: {why}\n    ours:    {mine}\n    libpfm4: {other}"));
+                    bad.push(format!(
+                        "{what}: {why}\n    ours:    {mine}\n    libpfm4: {other}"
+                    ));
                 }
             }
         }
     }
-    eprintln!("descriptions checked against libpfm4: {checked}, too close: {}", bad.len());
-    assert!(bad.is_empty(), "descriptions too close to libpfm4's:\n{}", bad.join("\n"));
+    eprintln!(
+        "descriptions checked against libpfm4: {checked}, too close: {}",
+        bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "descriptions too close to libpfm4's:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn the_closeness_rules() {
-    assert!(copied("Counts retired instructions.", "counts RETIRED instructions").is_some());
+    assert!(copied(
+        "Counts retired instructions.",
+        "counts RETIRED instructions"
+    )
+    .is_some());
     assert!(copied(
         "number of cycles the divider is busy executing divide or square root operations",
         "Cycles the divider is busy executing divide or square root operations"
     )
     .is_some());
-    assert!(copied("Instructions retired", "Instructions retired from execution").is_none());
+    assert!(copied(
+        "Instructions retired",
+        "Instructions retired from execution"
+    )
+    .is_none());
     assert!(copied("Loads that hit the L1 data cache.", "L1D hits by loads").is_none());
 }

@@ -56,7 +56,10 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 #[inline]
 fn span(id: u32) -> (usize, usize) {
     let both = u64_at(STR_OFFS, id as usize * 4);
-    ((both & 0xffff_ffff) as usize, ((both >> 32) as usize).saturating_sub(1))
+    (
+        (both & 0xffff_ffff) as usize,
+        ((both >> 32) as usize).saturating_sub(1),
+    )
 }
 
 /// String `id` of the pool ("" for id 0 or an id out of range).
@@ -445,8 +448,7 @@ impl EventDesc {
         let slots = u32_at(TABLES, self.table as usize + layout::table::UMASK_SLOTS) as usize;
         let h = name_hash(name).wrapping_add(self.local.wrapping_mul(layout::UMASK_KEY_MIX));
         let hit = probe(first, slots, h, |i| {
-            (base..base + n).contains(&i)
-                && eq_ignore_case(self.umask(i - base).name_bytes(), name)
+            (base..base + n).contains(&i) && eq_ignore_case(self.umask(i - base).name_bytes(), name)
         })? - base;
         if ok(self.umask(hit)) {
             return Some(hit);
@@ -561,8 +563,24 @@ mod tests {
     #[test]
     fn case_blind_comparison_like_std() {
         let samples: Vec<Vec<u8>> = [
-            "", "a", "A", "@", "[", "`", "{", "z", "Z", "INST_RETIRED", "inst_retired",
-            "Inst_Retired_", "ÉTÉ", "été", "abcdefgh", "ABCDEFGH", "abcdefghi", "ABCDEFGHI",
+            "",
+            "a",
+            "A",
+            "@",
+            "[",
+            "`",
+            "{",
+            "z",
+            "Z",
+            "INST_RETIRED",
+            "inst_retired",
+            "Inst_Retired_",
+            "ÉTÉ",
+            "été",
+            "abcdefgh",
+            "ABCDEFGH",
+            "abcdefghi",
+            "ABCDEFGHI",
         ]
         .iter()
         .map(|s| s.as_bytes().to_vec())
@@ -570,7 +588,11 @@ mod tests {
         .collect();
         for a in &samples {
             for b in &samples {
-                assert_eq!(eq_ignore_case(a, b), a.eq_ignore_ascii_case(b), "{a:?} {b:?}");
+                assert_eq!(
+                    eq_ignore_case(a, b),
+                    a.eq_ignore_ascii_case(b),
+                    "{a:?} {b:?}"
+                );
             }
         }
     }

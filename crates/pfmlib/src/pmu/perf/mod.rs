@@ -106,7 +106,12 @@ fn encode(d: &mut Desc) -> Result<Vec<u64>> {
         config |= um.code();
     }
     let variant = d.pmu.variant_bit();
-    for (g, _) in seen.iter().enumerate().take(ev.ngrp() as usize).filter(|(_, s)| !**s) {
+    for (g, _) in seen
+        .iter()
+        .enumerate()
+        .take(ev.ngrp() as usize)
+        .filter(|(_, s)| !**s)
+    {
         let dfl = (0..ev.numasks()).find(|&j| {
             let u = ev.umask(j);
             u.in_variant(variant) && u.grp() as usize == g && u.flags() & UM_DFL != 0
