@@ -241,6 +241,7 @@ impl Gen {
         }
         let flags = flag_bits(f.umask_flags, &um.flags, "unit mask")?;
         let (code, modhw) = fixed_fields(f, um)?;
+        let ext = self.ext_words(f.umask_ext, &um.extra)?;
         let mut r = Rec::new(layout::umask::SIZE);
         use layout::umask as u;
         r.u32(u::NAME, self.blob.intern(&um.name)?)
@@ -249,6 +250,7 @@ impl Gen {
             .u32(u::FLAGS, flags)
             .u64(u::CODE, code)
             .u32(u::MODHW, modhw)
+            .u32(u::EXT, ext)
             .u8(u::GRP, um.grp)?
             .u8(u::VARIANTS, variant_mask(variants, &um.pmus)?)?;
         self.blob.umasks.extend(r.0);
@@ -269,7 +271,21 @@ impl Gen {
         }
         let at = self.blob.ext.len() as u32;
         for f in fields {
-            let w = ext_word(f, extra.get(f.key)).map_err(|e| format!("{}: {e}", f.key))?;
+            let v = extra.get(f.key);
+            if let ExtKind::U64 = f.kind {
+                let w = match v {
+                    Some(v) => v
+                        .as_integer()
+                        .map(|i| i as u64)
+                        .ok_or_else(|| format!("{}: expected an integer", f.key))?,
+                    None if f.required => return Err(format!("{}: required", f.key)),
+                    None => 0,
+                };
+                self.blob.ext.push(w as u32);
+                self.blob.ext.push((w >> 32) as u32);
+                continue;
+            }
+            let w = ext_word(f, v).map_err(|e| format!("{}: {e}", f.key))?;
             self.blob.ext.push(w);
         }
         Ok(at)
@@ -470,6 +486,7 @@ fn ext_word(f: &ExtField, v: Option<&toml::Value>) -> Result<u32, String> {
                 .collect::<Result<_, _>>()?;
             flag_bits(names, &strs, "value")
         }
+        ExtKind::U64 => Err("64-bit keys are read elsewhere".into()),
     }
 }
 

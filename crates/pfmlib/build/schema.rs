@@ -79,7 +79,6 @@ pub struct Event {
 
 /// `[[event.umask]]`.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Umask {
     pub name: String,
     pub desc: String,
@@ -93,6 +92,9 @@ pub struct Umask {
     pub equiv: Option<String>,
     #[serde(default)]
     pub pmus: Vec<String>,
+    /// Family-defined keys (`FamilyDefs::umask_ext`).
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, toml::Value>,
 }
 
 /// `data/libpfm4_pmus.toml`: libpfm4's PMU numbers and lookup order.

@@ -9,7 +9,7 @@ use crate::ia64::{qual, Ia64Ear, Ia64Group, Ia64Model};
 use crate::library::{Library, Pmu};
 use crate::model::{Os, Plm};
 use crate::pmu::ia64::{counter_pmc, event_flag, facts, model, CounterSetup};
-use crate::pmu::intel_x86::{ev_flag, um_flag};
+use crate::pmu::intel_x86::{ev_flag, um_flag, umask_cntmsk};
 use crate::pmu::{engine, DISPATCH_IA64, DISPATCH_NEHALEM};
 use crate::tables::EventDesc;
 
@@ -104,7 +104,8 @@ pub(super) struct EncodedEvent {
     pub pebs: bool,
     /// Uses the load-latency unit mask.
     pub uses_ldlat_umask: bool,
-    /// Counters it may use: bit n generic counter n, bit 32+n fixed counter n.
+    /// Counters it may use: bit n generic counter n, bit 32+n fixed counter
+    /// n (a unit mask's own counter mask supersedes the event's).
     pub counters: u64,
 }
 
@@ -131,7 +132,11 @@ pub(super) fn encode_event(
         code,
         pebs: ev.flags() & ev_flag::PEBS != 0 && umask_flags.iter().all(|f| f & um_flag::PEBS != 0),
         uses_ldlat_umask: umask_flags.iter().any(|f| f & um_flag::LDLAT != 0),
-        counters: ev.cntmsk(),
+        counters: d
+            .umask_attrs()
+            .filter_map(|i| umask_cntmsk(d.umask(i)))
+            .reduce(|a, b| a & b)
+            .unwrap_or(ev.cntmsk()),
     })
 }
 

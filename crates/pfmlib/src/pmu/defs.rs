@@ -95,6 +95,8 @@ pub enum ExtKind {
     Enum(&'static [&'static str]),
     /// A list of these names, stored as a bit mask (bit = position).
     Flags(&'static [&'static str]),
+    /// A 64-bit integer, stored in two words (low, high); absent: 0.
+    U64,
 }
 
 /// An extra key a family's data may carry beyond the common schema.
@@ -127,6 +129,8 @@ pub struct FamilyDefs {
     pub event_ext: &'static [ExtField],
     /// Extra per-PMU keys (stored in the extension words of the PMU).
     pub pmu_ext: &'static [ExtField],
+    /// Extra per-unit-mask keys (stored in the extension words of the unit mask).
+    pub umask_ext: &'static [ExtField],
     /// Every event takes every modifier (the data lists none).
     pub all_modifiers: bool,
 }
@@ -160,16 +164,27 @@ pub const fn modifier(mods: &[ModDef], name: &str) -> u64 {
     panic!("no such modifier")
 }
 
-/// Position of extra key `key` in `fields`: a compile-time error if absent.
+/// First word of extra key `key` in `fields` (a [`ExtKind::U64`] key takes
+/// two words): a compile-time error if absent.
 pub const fn ext(fields: &[ExtField], key: &str) -> usize {
     let mut i = 0;
+    let mut word = 0;
     while i < fields.len() {
         if str_eq(fields[i].key, key) {
-            return i;
+            return word;
         }
+        word += ext_words(&fields[i].kind);
         i += 1;
     }
     panic!("no such extra key")
+}
+
+/// Words one extra key takes.
+pub const fn ext_words(kind: &ExtKind) -> usize {
+    match kind {
+        ExtKind::U64 => 2,
+        _ => 1,
+    }
 }
 
 const fn str_eq(a: &str, b: &str) -> bool {

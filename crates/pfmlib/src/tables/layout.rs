@@ -126,8 +126,10 @@ pub mod umask {
     pub const GRP: usize = 28;
     /// PMU variants that have it (u8 bit mask).
     pub const VARIANTS: usize = 29;
+    /// First extension word, 0: none.
+    pub const EXT: usize = 32;
     /// Record size.
-    pub const SIZE: usize = 32;
+    pub const SIZE: usize = 36;
 }
 
 /// A CPU model entry of a PMU's detection list (u32): the model in the low

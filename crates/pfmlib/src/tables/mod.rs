@@ -519,6 +519,15 @@ impl UmaskDesc {
     pub fn in_variant(self, bit: u8) -> bool {
         u8_at(UMASKS, self.at(layout::umask::VARIANTS)) & bit != 0
     }
+
+    /// Family-defined extra word `k` (from `ext` over `FamilyDefs::umask_ext`).
+    pub fn ext(self, k: usize) -> u32 {
+        let at = u32_at(UMASKS, self.at(layout::umask::EXT)) as usize;
+        if at == 0 {
+            return 0;
+        }
+        u32_at(EXT, 4 * (at + k))
+    }
 }
 
 #[cfg(test)]

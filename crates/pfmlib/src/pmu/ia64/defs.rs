@@ -97,5 +97,6 @@ pub const DEFS: FamilyDefs = FamilyDefs {
     fixed: &[],
     event_ext: EVENT_EXT,
     pmu_ext: PMU_EXT,
+    umask_ext: &[],
     all_modifiers: true,
 };

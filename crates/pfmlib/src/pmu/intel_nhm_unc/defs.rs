@@ -25,5 +25,6 @@ pub const DEFS: FamilyDefs = FamilyDefs {
     fixed: &[],
     event_ext: &[],
     pmu_ext: &[],
+    umask_ext: &[],
     all_modifiers: false,
 };

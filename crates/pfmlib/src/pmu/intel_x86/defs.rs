@@ -4,9 +4,27 @@ use super::{ExtField, ExtKind, FamilyDefs, Fixed, ModDef, ModKind};
 
 /// PMU flags.
 pub const PMU_FLAGS: &[&str] = &["raw_umask", "ecmask", "spec", "extpebs", "arch"];
-/// Event flags.
-pub const EVENT_FLAGS: &[&str] = &["pebs", "grp_excl", "offcore", "spec", "deprecated"];
-/// Unit-mask flags.
+/// Event flags (libpfm4's `INTEL_X86_*` flags that apply to events).
+pub const EVENT_FLAGS: &[&str] = &[
+    "pebs",
+    "grp_excl",
+    "offcore",
+    "spec",
+    "deprecated",
+    "ncombo",
+    "fallback_gen",
+    "excl_grp_gt",
+    "fixed",
+    "no_autoencode",
+    "code_override",
+    "ldlat",
+    "grp_dfl_none",
+    "frontend",
+    "fethr",
+    "excl_grp_but_0",
+    "grp_req",
+];
+/// Unit-mask flags (libpfm4's `INTEL_X86_*` flags that apply to unit masks).
 pub const UMASK_FLAGS: &[&str] = &[
     "dfl",
     "pebs",
@@ -17,6 +35,17 @@ pub const UMASK_FLAGS: &[&str] = &[
     "grp_req",
     "excl_grp_but_0",
     "code_override",
+    "fallback_gen",
+    "fixed",
+    "no_autoencode",
+    "frontend",
+    "fethr",
+    "spec",
+];
+
+/// Modifier names, by id, for the `*_required` keys.
+pub const MODIFIER_NAMES: &[&str] = &[
+    "k", "u", "e", "i", "c", "t", "ldlat", "intx", "intxcp", "fe_thres",
 ];
 
 /// Hardware modifiers, by id.
@@ -122,12 +151,43 @@ pub const PMU_EXT: &[ExtField] = &[ExtField {
 }];
 
 /// Extra event keys: `cpuid_bit`, the bit of CPUID.0AH:EBX that tells
-/// whether an architectural event exists (absent: always there).
-pub const EVENT_EXT: &[ExtField] = &[ExtField {
-    key: "cpuid_bit",
-    kind: ExtKind::OptInt { max: 31 },
-    required: false,
-}];
+/// whether an architectural event exists (absent: always there);
+/// `modifiers_required`, modifiers the event must be given (libpfm4's
+/// `modmsk_req`).
+pub const EVENT_EXT: &[ExtField] = &[
+    ExtField {
+        key: "cpuid_bit",
+        kind: ExtKind::OptInt { max: 31 },
+        required: false,
+    },
+    ExtField {
+        key: "modifiers_required",
+        kind: ExtKind::Flags(MODIFIER_NAMES),
+        required: false,
+    },
+];
+
+/// Extra unit-mask keys: `cntmsk`, counters the unit mask may use (it then
+/// supersedes the event's; libpfm4's `ucntmsk`); `req_grp`, the group whose
+/// unit mask it needs (`grp_req`); `modifiers_required` (libpfm4's
+/// `umodmsk_req`).
+pub const UMASK_EXT: &[ExtField] = &[
+    ExtField {
+        key: "cntmsk",
+        kind: ExtKind::U64,
+        required: false,
+    },
+    ExtField {
+        key: "req_grp",
+        kind: ExtKind::OptInt { max: 255 },
+        required: false,
+    },
+    ExtField {
+        key: "modifiers_required",
+        kind: ExtKind::Flags(MODIFIER_NAMES),
+        required: false,
+    },
+];
 
 /// The family.
 pub const DEFS: FamilyDefs = FamilyDefs {
@@ -139,5 +199,6 @@ pub const DEFS: FamilyDefs = FamilyDefs {
     fixed: FIXED,
     event_ext: EVENT_EXT,
     pmu_ext: PMU_EXT,
+    umask_ext: UMASK_EXT,
     all_modifiers: false,
 };

@@ -69,6 +69,15 @@ use modifier_id as m;
 
 /// Extra event word: CPUID.0AH:EBX bit + 1 (0: always there).
 const EXT_CPUID_BIT: usize = ext(defs::EVENT_EXT, "cpuid_bit");
+/// Extra unit-mask words: the unit mask's own counter mask (low, high).
+const UMASK_EXT_CNTMSK: usize = ext(defs::UMASK_EXT, "cntmsk");
+
+/// Counters unit mask `um` may use, if it restricts them (libpfm4's `ucntmsk`).
+pub(crate) fn umask_cntmsk(um: UmaskDesc) -> Option<u64> {
+    let m = u64::from(um.ext(UMASK_EXT_CNTMSK)) | u64::from(um.ext(UMASK_EXT_CNTMSK + 1)) << 32;
+    (m != 0).then_some(m)
+}
+
 /// Extra PMU word: width of a raw unit mask on an offcore event.
 const EXT_OFFCORE_RAW_BITS: usize = ext(defs::PMU_EXT, "offcore_raw_bits");
 

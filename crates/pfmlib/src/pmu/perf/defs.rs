@@ -30,5 +30,6 @@ pub const DEFS: FamilyDefs = FamilyDefs {
     fixed: &[],
     event_ext: EVENT_EXT,
     pmu_ext: &[],
+    umask_ext: &[],
     all_modifiers: false,
 };
