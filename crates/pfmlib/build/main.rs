@@ -125,7 +125,9 @@ impl Gen {
         let table = self.blob.tables.len() / layout::table::SIZE;
         self.add_table(FAMILIES[fam], &variants, &file.event)?;
         for (v, p) in file.pmu.iter().enumerate() {
-            self.add_pmu(p, fam, table, v)?;
+            for instance in expand(p)? {
+                self.add_pmu(&instance, fam, table, v)?;
+            }
         }
         Ok(())
     }
@@ -381,6 +383,30 @@ impl Gen {
             self.shift
         ))
     }
+}
+
+/// The PMUs one `[[pmu]]` stands for: itself, or its `instances`.
+fn expand(p: &schema::Pmu) -> Result<Vec<schema::Pmu>, String> {
+    let Some(n) = p.instances else {
+        if p.name.contains("{n}") {
+            return Err(format!("PMU {}: {{n}} in a name needs `instances`", p.name));
+        }
+        return Ok(vec![p.clone()]);
+    };
+    if !p.name.contains("{n}") {
+        return Err(format!("PMU {}: `instances` needs {{n}} in the name", p.name));
+    }
+    Ok((0..n)
+        .map(|i| {
+            let sub = |s: &str| s.replace("{n}", &i.to_string());
+            let mut q = p.clone();
+            q.name = sub(&p.name);
+            q.desc = sub(&p.desc);
+            q.perf_name = p.perf_name.as_deref().map(sub);
+            q.instances = None;
+            q
+        })
+        .collect())
 }
 
 fn family(engine: &str) -> Result<usize, String> {

@@ -13,8 +13,8 @@ pub struct File {
     pub event: Vec<Event>,
 }
 
-/// `[[pmu]]`: one PMU model.
-#[derive(Deserialize)]
+/// `[[pmu]]`: one PMU model, or `instances` identical ones.
+#[derive(Deserialize, Clone)]
 pub struct Pmu {
     pub name: String,
     pub desc: String,
@@ -39,6 +39,9 @@ pub struct Pmu {
     pub dispatch: Option<String>,
     /// The uncore PMU the dispatcher programs beside this core PMU.
     pub uncore: Option<String>,
+    /// This many identical PMUs (an uncore box per socket unit): `{n}` in
+    /// `name`, `desc` and `perf_name` becomes 0, 1, ...
+    pub instances: Option<u32>,
     /// Free-form notes for table maintainers; ignored.
     #[serde(default)]
     pub notes: Option<toml::Value>,
