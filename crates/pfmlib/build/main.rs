@@ -394,7 +394,10 @@ fn expand(p: &schema::Pmu) -> Result<Vec<schema::Pmu>, String> {
         return Ok(vec![p.clone()]);
     };
     if !p.name.contains("{n}") {
-        return Err(format!("PMU {}: `instances` needs {{n}} in the name", p.name));
+        return Err(format!(
+            "PMU {}: `instances` needs {{n}} in the name",
+            p.name
+        ));
     }
     Ok((0..n)
         .map(|i| {

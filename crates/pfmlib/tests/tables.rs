@@ -119,16 +119,26 @@ fn complete_tables_have_libpfm4_sizes() {
     files.sort();
     for f in files {
         let text = std::fs::read_to_string(&f).expect("readable sizes file");
-        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
             let w: Vec<&str> = line.split_whitespace().collect();
             let [pmu, events, umasks] = w[..] else {
                 panic!("{}: bad line {line:?}", f.display());
             };
-            let want = (events.parse().expect("events"), umasks.parse().expect("umasks"));
+            let want = (
+                events.parse().expect("events"),
+                umasks.parse().expect("umasks"),
+            );
             assert_eq!(count(pmu), want, "{pmu} ({})", f.display());
             pinned += 1;
         }
     }
     // Every PMU pfmlib has is pinned.
-    assert_eq!(pinned, lib.pmus().count(), "a PMU without a line in tests/sizes");
+    assert_eq!(
+        pinned,
+        lib.pmus().count(),
+        "a PMU without a line in tests/sizes"
+    );
 }
