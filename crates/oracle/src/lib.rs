@@ -130,6 +130,8 @@ pub struct EventInfo {
     pub is_precise: bool,
     /// Speculation (0 NA, 1 true, 2 false).
     pub speculation: u32,
+    /// Can be recorded by a hardware sampling buffer.
+    pub support_hw_smpl: bool,
     /// Attributes.
     pub attrs: Vec<AttrInfo>,
 }
@@ -153,6 +155,10 @@ pub struct AttrInfo {
     pub is_dfl: bool,
     /// Precise.
     pub is_precise: bool,
+    /// Speculation (0 NA, 1 true, 2 false).
+    pub speculation: u32,
+    /// Can be recorded by a hardware sampling buffer.
+    pub support_hw_smpl: bool,
 }
 
 /// The perf_event_attr fields libpfm4 sets.
@@ -397,6 +403,8 @@ impl Libpfm4 {
                 ctrl: ai.ctrl,
                 is_dfl: ai.flags & 1 != 0,
                 is_precise: ai.flags & 2 != 0,
+                speculation: (ai.flags >> 2) & 3,
+                support_hw_smpl: ai.flags & 0x10 != 0,
             });
         }
         Some(EventInfo {
@@ -408,6 +416,7 @@ impl Libpfm4 {
             nattrs: e.nattrs,
             is_precise: e.flags & 1 != 0,
             speculation: (e.flags >> 1) & 3,
+            support_hw_smpl: e.flags & 8 != 0,
             attrs,
         })
     }

@@ -134,6 +134,12 @@ pub fn compare_tables(o: &Libpfm4, lib: &Library, names: &[String]) -> Vec<Strin
                     &mut diffs,
                 );
                 check(
+                    &format!("{ctx} hw_smpl"),
+                    ai.support_hw_smpl.to_string(),
+                    b.support_hw_smpl.to_string(),
+                    &mut diffs,
+                );
+                check(
                     &format!("{ctx} idx"),
                     ai.idx.to_string(),
                     b.idx.to_string(),
@@ -181,6 +187,24 @@ pub fn compare_tables(o: &Libpfm4, lib: &Library, names: &[String]) -> Vec<Strin
                         &format!("{actx} precise"),
                         x.is_precise.to_string(),
                         y.is_precise.to_string(),
+                        &mut diffs,
+                    );
+                    check(
+                        &format!("{actx} spec"),
+                        x.speculation.code().to_string(),
+                        y.speculation.to_string(),
+                        &mut diffs,
+                    );
+                    check(
+                        &format!("{actx} hw_smpl"),
+                        x.support_hw_smpl.to_string(),
+                        y.support_hw_smpl.to_string(),
+                        &mut diffs,
+                    );
+                    check(
+                        &format!("{actx} desc present"),
+                        (!x.desc.is_empty()).to_string(),
+                        (!y.desc.is_empty()).to_string(),
                         &mut diffs,
                     );
                     check(

@@ -46,9 +46,12 @@ impl Engine for Perf {
         ctx.core_plm.unwrap_or(pmu.supported_plm())
     }
 
+    /// Precise events can be recorded by a hardware buffer too (libpfm4).
     fn event_flags(&self, _pmu: PmuDesc, ev: EventDesc) -> EventFlags {
+        let precise = ev.flags() & EV_PRECISE != 0;
         EventFlags {
-            precise: ev.flags() & EV_PRECISE != 0,
+            precise,
+            hw_smpl: precise,
             ..EventFlags::NONE
         }
     }
