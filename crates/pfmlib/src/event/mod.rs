@@ -17,7 +17,7 @@ use crate::model::{AttrType, Os, Plm};
 use crate::pmu::engine;
 use crate::tables::{EventDesc, PmuDesc};
 pub(crate) use scan::c_strtoull;
-use scan::{layout, next_token, push_quoted, split_attr};
+use scan::{c_strtoull_bytes, layout, push_quoted, scan_token, split_attr};
 
 /// The first event of `pmu` named `name` that is there on this host.
 pub(crate) fn find_event_in(ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<EventDesc> {
@@ -243,48 +243,36 @@ fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
 /// Parses `:`/`.`-separated attributes and appends them to `d.attrs`.
 fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
     let (mut has_raw, mut has_um) = (false, false);
-    let mut rest = Some(s);
-    while let Some(cur) = rest {
-        let (name, val, next) = next_token(cur);
-        rest = next;
-        let found = if is_hex_prefix(name.as_bytes()) {
-            (raw_umask(d, name, has_raw || has_um)?, AttrType::RawUmask)
+    let b = s.as_bytes();
+    let mut at = 0;
+    loop {
+        let t = scan_token(b, at);
+        let name = &b[t.start..t.name_end];
+        let val = t.value.map(|v| &b[v..t.end]);
+        let (what, ty) = if is_hex_prefix(name) {
+            (
+                raw_umask(d, text(s, t.start, t.name_end), has_raw || has_um)?,
+                AttrType::RawUmask,
+            )
         } else {
-            find_attr(d, name.as_bytes(), val.is_some())
-                .ok_or_else(|| unknown_attr(ctx, d, name))?
+            find_attr(d, name, t.key, val.is_some())
+                .ok_or_else(|| unknown_attr(ctx, d, text(s, t.start, t.name_end)))?
         };
-        let (what, ty) = found;
         match what {
             AttrRef::Raw(_) => has_raw = true,
             AttrRef::Umask(i) => {
                 has_um = true;
-                if has_raw {
-                    return Err(Error::new(
-                        ErrorKind::Attr,
-                        format!(
-                            "unit mask {} cannot be combined with a raw unit mask",
-                            d.umask(i).name()
-                        ),
-                    ));
-                }
-                if let Some(eq) = d.umask(i).equiv() {
-                    if val.is_some() {
-                        return Err(Error::new(
-                            ErrorKind::AttrValue,
-                            format!(
-                                "{} of {} is an alias for {eq} and takes no value",
-                                d.umask(i).name(),
-                                d.event_name()
-                            ),
-                        ));
+                if umask_alias(ctx, d, i, has_raw, val.is_some())? {
+                    at = t.end + 1;
+                    if at > b.len() {
+                        return Ok(());
                     }
-                    parse_attrs(ctx, eq, d)?;
                     continue;
                 }
             }
             _ => {}
         }
-        let ival = attr_value(d, what, ty, name, val)?;
+        let ival = attr_value(d, what, ty, || text(s, t.start, t.name_end), val)?;
         if d.attrs.len() == MAX_ATTRS {
             return Err(Error::new(
                 ErrorKind::TooMany,
@@ -295,8 +283,45 @@ fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
             ));
         }
         d.attrs.push(Attr { what, ival });
+        at = t.end + 1;
+        if at > b.len() {
+            return Ok(());
+        }
     }
-    Ok(())
+}
+
+/// `s[a..b]` for messages ("" if it is not a character range).
+fn text(s: &str, a: usize, b: usize) -> &str {
+    s.get(a..b).unwrap_or("")
+}
+
+/// Checks a unit mask given after a raw one, and parses the attributes of
+/// a unit mask that is an alias; true when it was one.
+fn umask_alias(ctx: &Ctx, d: &mut Desc, i: u16, has_raw: bool, has_value: bool) -> Result<bool> {
+    if has_raw {
+        return Err(Error::new(
+            ErrorKind::Attr,
+            format!(
+                "unit mask {} cannot be combined with a raw unit mask",
+                d.umask(i).name()
+            ),
+        ));
+    }
+    let Some(eq) = d.umask(i).equiv() else {
+        return Ok(false);
+    };
+    if has_value {
+        return Err(Error::new(
+            ErrorKind::AttrValue,
+            format!(
+                "{} of {} is an alias for {eq} and takes no value",
+                d.umask(i).name(),
+                d.event_name()
+            ),
+        ));
+    }
+    parse_attrs(ctx, eq, d)?;
+    Ok(true)
 }
 
 /// Does the token start with `0x` (any case)?
@@ -334,14 +359,13 @@ fn raw_umask(d: &Desc, name: &str, has_other: bool) -> Result<AttrRef> {
 /// unit mask (not when a value is given), then a hardware modifier, then a
 /// perf_events attribute, each only if the event offers it. Modifiers and
 /// perf_events attributes are found by their one-word keys.
-fn find_attr(d: &Desc, name: &[u8], has_value: bool) -> Option<(AttrRef, AttrType)> {
+fn find_attr(d: &Desc, name: &[u8], k: u64, has_value: bool) -> Option<(AttrRef, AttrType)> {
     if !has_value && d.event.numasks() > 0 {
         let variant = d.pmu.variant_bit();
         if let Some(i) = d.event.find_umask(name, |u| u.in_variant(variant)) {
             return Some((AttrRef::Umask(i as u16), AttrType::Umask));
         }
     }
-    let k = crate::defs::key(name);
     if k == crate::defs::NO_KEY {
         return None;
     }
@@ -377,12 +401,18 @@ fn find_attr(d: &Desc, name: &[u8], has_value: bool) -> Option<(AttrRef, AttrTyp
 }
 
 /// The value of a requested attribute.
-fn attr_value(d: &Desc, what: AttrRef, ty: AttrType, name: &str, val: Option<&str>) -> Result<u64> {
+fn attr_value<'s>(
+    d: &Desc,
+    what: AttrRef,
+    ty: AttrType,
+    name: impl Fn() -> &'s str,
+    val: Option<&[u8]>,
+) -> Result<u64> {
     match (ty, val) {
         (AttrType::Umask | AttrType::RawUmask, None) => Ok(0),
         (AttrType::Umask | AttrType::RawUmask, Some(_)) => Err(Error::new(
             ErrorKind::AttrValue,
-            format!("unit mask {name} of {} takes no value", d.event_name()),
+            format!("unit mask {} of {} takes no value", name(), d.event_name()),
         )),
         (AttrType::ModBool, None) => Ok(1),
         (AttrType::ModInteger, None) => {
@@ -399,12 +429,13 @@ fn attr_value(d: &Desc, what: AttrRef, ty: AttrType, name: &str, val: Option<&st
     }
 }
 
-fn parse_value(d: &Desc, what: AttrRef, ty: AttrType, v: &str) -> Result<u64> {
+fn parse_value(d: &Desc, what: AttrRef, ty: AttrType, v: &[u8]) -> Result<u64> {
     let bad = |why: &str| {
         Error::new(
             ErrorKind::AttrValue,
             format!(
-                "invalid value {v:?} for modifier {} of {}: {why}",
+                "invalid value {:?} for modifier {} of {}: {why}",
+                String::from_utf8_lossy(v),
                 attr_name(d, what),
                 d.event_name()
             ),
@@ -414,12 +445,13 @@ fn parse_value(d: &Desc, what: AttrRef, ty: AttrType, v: &str) -> Result<u64> {
         return Err(bad("empty value"));
     }
     match ty {
-        AttrType::ModBool => match v.as_bytes() {
+        AttrType::ModBool => match v {
             [b'y' | b'Y' | b't' | b'T' | b'1'] => Ok(1),
             [b'n' | b'N' | b'f' | b'F' | b'0'] => Ok(0),
             _ => Err(bad("expected 0 or 1 (also y/n, t/f)")),
         },
-        _ => c_strtoull(v).ok_or_else(|| bad("expected an integer (decimal, 0x hex or 0 octal)")),
+        _ => c_strtoull_bytes(v)
+            .ok_or_else(|| bad("expected an integer (decimal, 0x hex or 0 octal)")),
     }
 }
 

@@ -39,10 +39,66 @@ static TOKEN_END: [bool; 256] = {
     t
 };
 
-/// One `name[=value]` token of an attribute string, and the rest: the token
-/// ends at `:` or `.`, its name at its first `=`.
+/// One attribute token found by [`scan_token`]: byte positions in the
+/// attribute string, and the name's lookup key (`defs::key`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Token {
+    /// Start of the name.
+    pub start: usize,
+    /// End of the name (the first `=`, or the end of the token).
+    pub name_end: usize,
+    /// Start of the value (after the first `=`), if there is one.
+    pub value: Option<usize>,
+    /// End of the token (the `:` or `.` that ends it, or the end).
+    pub end: usize,
+    /// The name's key: its bytes, capitals made small, in one word.
+    pub key: u64,
+}
+
+/// Scans the token starting at `start` of `b` in one pass: where its name
+/// and value are, and the name's key (as `defs::key` computes it).
 #[inline]
-pub(crate) fn next_token(cur: &str) -> (&str, Option<&str>, Option<&str>) {
+pub(crate) fn scan_token(b: &[u8], start: usize) -> Token {
+    let mut i = start;
+    let mut key = 0u64;
+    // The name: up to `=`, `:` or `.`, folding its first 8 bytes into the key.
+    while i < b.len() && !TOKEN_END[b[i] as usize] {
+        let c = b[i];
+        let n = i - start;
+        if n < 8 {
+            let c = if c.is_ascii_uppercase() { c + 32 } else { c };
+            key |= u64::from(c) << (8 * n);
+        }
+        i += 1;
+    }
+    let name_end = i;
+    let n = name_end - start;
+    if n == 0 || n > 8 {
+        key = crate::defs::NO_KEY;
+    }
+    let mut value = None;
+    if i < b.len() && b[i] == b'=' {
+        value = Some(i + 1);
+        i += 1;
+        // The value runs to the next `:` or `.` (further `=` are part of it).
+        while i < b.len() && !matches!(b[i], b':' | b'.') {
+            i += 1;
+        }
+    }
+    Token {
+        start,
+        name_end,
+        value,
+        end: i,
+        key,
+    }
+}
+
+/// One `name[=value]` token of an attribute string, and the rest: the token
+/// ends at `:` or `.`, its name at its first `=` (the plain form of
+/// [`scan_token`], which the tests hold it to).
+#[cfg(test)]
+fn next_token(cur: &str) -> (&str, Option<&str>, Option<&str>) {
     let b = cur.as_bytes();
     let mut end = 0;
     let mut eq = None;
@@ -171,7 +227,11 @@ pub(crate) fn push_quoted(dst: &mut String, s: &str) {
 /// optional sign (a minus negates modulo 2^64), `0x` hex, leading-`0` octal
 /// or decimal; overflow saturates.
 pub(crate) fn c_strtoull(s: &str) -> Option<u64> {
-    let b = s.as_bytes();
+    c_strtoull_bytes(s.as_bytes())
+}
+
+/// [`c_strtoull`] over bytes.
+pub(crate) fn c_strtoull_bytes(b: &[u8]) -> Option<u64> {
     // The common case, a plain decimal number (no sign, space or leading 0),
     // short enough not to overflow.
     if !b.is_empty() && b.len() <= 19 && b[0] != b'0' && b.iter().all(u8::is_ascii_digit) {
@@ -229,6 +289,38 @@ pub(crate) fn c_strtoull(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass scanner agrees with `next_token` and `defs::key`.
+    #[test]
+    fn scan_token_like_next_token() {
+        let samples = [
+            "",
+            "k",
+            "k=1",
+            "K=1:u",
+            "c=2=3",
+            "ldlat=4.u",
+            ":",
+            "::",
+            "=",
+            "=5",
+            "a=",
+            "ABCDEFGH=1",
+            "ABCDEFGHI",
+            "é=1",
+            "0x12",
+            "x.y:z",
+            "fe_thres=10:t",
+        ];
+        for s in samples {
+            let (name, val, rest) = next_token(s);
+            let t = scan_token(s.as_bytes(), 0);
+            assert_eq!(&s[t.start..t.name_end], name, "{s:?}");
+            assert_eq!(t.value.map(|v| &s[v..t.end]), val, "{s:?}");
+            assert_eq!(s.get(t.end + 1..), rest, "{s:?}");
+            assert_eq!(t.key, crate::defs::key(name.as_bytes()), "{s:?}");
+        }
+    }
 
     #[test]
     fn strtoull_like_c() {
