@@ -319,7 +319,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
                     )?;
                 } else {
                     out.flush()?;
-                    eprintln!("pfm counters: {}: {e}", op_name(op));
+                    warn!("pfm counters: {}: {e}", op_name(op));
                 }
                 return Ok(ExitCode::from(1));
             }

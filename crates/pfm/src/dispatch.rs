@@ -92,7 +92,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
                     json!({"ok": false, "error": {"code": e.code(), "name": e.kind().name(), "message": e.to_string()}})
                 )?;
             } else {
-                eprintln!(
+                warn!(
                     "pfm: dispatch failed: {e} ({}, {})",
                     e.kind().name(),
                     e.code()

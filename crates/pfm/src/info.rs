@@ -23,9 +23,14 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         Ok(e) => e,
         Err(e) => {
             if a.json {
-                println!("{}", crate::check::error_json(&a.event, &e));
+                use std::io::Write as _;
+                writeln!(
+                    std::io::stdout(),
+                    "{}",
+                    crate::check::error_json(&a.event, &e)
+                )?;
             } else {
-                eprintln!("pfm: {e}");
+                warn!("pfm: {e}");
             }
             return Ok(ExitCode::from(1));
         }

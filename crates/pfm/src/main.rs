@@ -2,6 +2,15 @@
 //!
 //! The command only parses arguments and prints; the work is in `pfmlib`.
 
+/// Writes a line to standard error; a failed write (closed or full) is
+/// ignored, as there is nowhere left to report it (never a panic).
+macro_rules! warn {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod check;
 mod counters;
 mod dispatch;
@@ -71,8 +80,65 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
     )
 }
 
+/// Exit status of a process killed by SIGPIPE, as a shell reports it: what
+/// pfm gives when its reader goes away (perf dies of the signal itself).
+const EXIT_BROKEN_PIPE: u8 = 128 + 13;
+/// Exit status when the output cannot be written (closed or full).
+const EXIT_OUTPUT_FAILED: u8 = 1;
+
+/// Is standard output open? A program started with it closed (`>&-`) finds
+/// it reopened on `/dev/null` for reading and writing by Rust's start-up
+/// code, so writes would vanish without an error; a shell's `>/dev/null`
+/// opens it write-only. Where `/proc` cannot tell, it is taken as open.
+fn stdout_is_open() -> bool {
+    let target = std::fs::read_link("/proc/self/fd/1");
+    let flags = std::fs::read_to_string("/proc/self/fdinfo/1");
+    let (Ok(target), Ok(flags)) = (target, flags) else {
+        return true;
+    };
+    let mode = flags
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        .map(|f| f & 3);
+    !(target == std::path::Path::new("/dev/null") && mode == Some(2))
+}
+
+/// Parses the arguments; help and version go to standard output, and a
+/// failure to write them is reported instead of lost.
+fn parse_args() -> Result<Cli, ExitCode> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) => {
+            let to_stdout = !e.use_stderr();
+            if to_stdout && !stdout_is_open() {
+                warn!("pfm: cannot write the help: standard output is closed");
+                return Err(ExitCode::from(EXIT_OUTPUT_FAILED));
+            }
+            if let Err(io) = e.print() {
+                if to_stdout {
+                    warn!("pfm: cannot write the help: {io}");
+                }
+                return Err(ExitCode::from(EXIT_OUTPUT_FAILED));
+            }
+            use std::io::Write as _;
+            if to_stdout && std::io::stdout().flush().is_err() {
+                return Err(ExitCode::from(EXIT_OUTPUT_FAILED));
+            }
+            Err(ExitCode::from(e.exit_code().clamp(0, 255) as u8))
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_args() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    if !matches!(cli.cmd, Cmd::Stat(_)) && !stdout_is_open() {
+        warn!("pfm: standard output is closed: nowhere to write the results");
+        return ExitCode::from(EXIT_OUTPUT_FAILED);
+    }
     let lib = pfmlib::Library::global();
     let res = match cli.cmd {
         Cmd::List(a) => list::run(lib, a),
@@ -84,15 +150,23 @@ fn main() -> ExitCode {
     };
     match res {
         Ok(code) => code,
-        Err(e) => {
-            let broken_pipe = e
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
-            if broken_pipe {
-                // The reader went away (`pfm list | head`): not an error.
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("pfm: {e:#}");
+        Err(e) => exit_for(&e),
+    }
+}
+
+/// The exit status and message of a failed command: a reader that went
+/// away (`pfm list | head`) ends pfm as SIGPIPE would, silently; another
+/// output failure (a full disk, `/dev/full`) is reported.
+fn exit_for(e: &anyhow::Error) -> ExitCode {
+    let io = e.chain().find_map(|c| c.downcast_ref::<std::io::Error>());
+    match io.map(|io| io.kind()) {
+        Some(std::io::ErrorKind::BrokenPipe) => ExitCode::from(EXIT_BROKEN_PIPE),
+        Some(std::io::ErrorKind::StorageFull | std::io::ErrorKind::WriteZero) => {
+            warn!("pfm: cannot write the output: {e:#}");
+            ExitCode::from(EXIT_OUTPUT_FAILED)
+        }
+        _ => {
+            warn!("pfm: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -445,9 +445,26 @@ fn not_counted_is_not_zero() {
     if !can_count() {
         return;
     }
-    // A process that sleeps throughout: its task-clock never runs.
-    let mut target = Command::new("sleep").arg("3").spawn().unwrap();
+    // A process that sleeps throughout: its task-clock never runs. It is
+    // counted only once it has started and gone to sleep (on a busy machine
+    // its start-up could otherwise still be running when pfm attaches).
+    let mut target = Command::new("sleep").arg("5").spawn().unwrap();
     let pid = target.id().to_string();
+    let asleep = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit(')')
+                    .next()
+                    .map(|r| r.trim_start().starts_with('S'))
+            })
+            .unwrap_or(false)
+    };
+    let give_up = std::time::Instant::now() + Duration::from_secs(20);
+    while !asleep() && std::time::Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
     let child = Command::new(env!("CARGO_BIN_EXE_pfm"))
         .args(["stat", "-p", &pid, "-x,", "-e", "task-clock"])
         .stdin(Stdio::null())

@@ -254,12 +254,8 @@ impl Counter {
         target: Target,
         opts: &Options,
     ) -> Result<Counter> {
-        let enc = lib.encode(event, opts.plm, Os::PerfEventExt)?;
-        let attr = enc.perf.ok_or_else(|| Error::Invalid {
-            event: event.to_string(),
-            detail: "the encoding has no perf_event_attr".into(),
-        })?;
-        Counter::open_attr(event, &attr, enc.cpu, target, opts, None, FORMAT_SINGLE)
+        let (attr, cpu) = encode_present(lib, event, opts)?;
+        Counter::open_attr(event, &attr, cpu, target, opts, None, FORMAT_SINGLE)
     }
 
     /// Opens `event` as a member of the group led by `leader`, on the
@@ -270,16 +266,12 @@ impl Counter {
         event: &str,
         opts: &Options,
     ) -> Result<Counter> {
-        let enc = lib.encode(event, opts.plm, Os::PerfEventExt)?;
-        let attr = enc.perf.ok_or_else(|| Error::Invalid {
-            event: event.to_string(),
-            detail: "the encoding has no perf_event_attr".into(),
-        })?;
+        let (attr, cpu) = encode_present(lib, event, opts)?;
         let (target, enc_cpu) = match leader.target() {
-            Target::Cpu(c) => (Target::Cpu(c), enc.cpu),
+            Target::Cpu(c) => (Target::Cpu(c), cpu),
             t => {
                 let leader_cpu = (leader.cpu != -1).then_some(leader.cpu);
-                if enc.cpu.is_some() && enc.cpu != leader_cpu {
+                if cpu.is_some() && cpu != leader_cpu {
                     return Err(Error::Invalid {
                         event: event.to_string(),
                         detail: "a group member cannot ask for another CPU than its leader".into(),
@@ -536,6 +528,33 @@ impl Counter {
     }
 }
 
+/// Encodes `event` for perf_events, refusing an event of a PMU that is not
+/// present on the host: its raw code would count something else there.
+pub(crate) fn encode_present(
+    lib: &Library,
+    event: &str,
+    opts: &Options,
+) -> Result<(PerfAttr, Option<i32>)> {
+    let enc = lib.encode(event, opts.plm, Os::PerfEventExt)?;
+    if !lib.pmu(enc.pmu).is_some_and(|p| p.is_present()) {
+        let present: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
+        return Err(Error::PmuNotPresent {
+            event: event.to_string(),
+            pmu: enc.pmu.to_string(),
+            present: if present.is_empty() {
+                "none".into()
+            } else {
+                present.join(", ")
+            },
+        });
+    }
+    let attr = enc.perf.ok_or_else(|| Error::Invalid {
+        event: event.to_string(),
+        detail: "the encoding has no perf_event_attr".into(),
+    })?;
+    Ok((attr, enc.cpu))
+}
+
 fn cpu_exists(cpu: i32) -> bool {
     Library::global()
         .host()
@@ -691,12 +710,8 @@ pub(crate) fn open_leader(
     target: Target,
     opts: &Options,
 ) -> Result<Counter> {
-    let enc = lib.encode(event, opts.plm, Os::PerfEventExt)?;
-    let attr = enc.perf.ok_or_else(|| Error::Invalid {
-        event: event.to_string(),
-        detail: "the encoding has no perf_event_attr".into(),
-    })?;
-    Counter::open_attr(event, &attr, enc.cpu, target, opts, None, FORMAT_GROUP)
+    let (attr, cpu) = encode_present(lib, event, opts)?;
+    Counter::open_attr(event, &attr, cpu, target, opts, None, FORMAT_GROUP)
 }
 
 /// Issues `op` on the whole group led by `leader`.

@@ -17,6 +17,18 @@ pub enum Error {
     #[error(transparent)]
     Encode(#[from] pfmlib::Error),
 
+    /// An event of a PMU this host does not have: its encoding would count
+    /// another event of the host's PMU, so it is never opened.
+    #[error("{event}: PMU {pmu} is not present on this host (present: {present}); its events can be encoded (pfm check) but not counted here")]
+    PmuNotPresent {
+        /// The event as requested.
+        event: String,
+        /// The event's PMU.
+        pmu: String,
+        /// The PMUs present on this host, comma-separated.
+        present: String,
+    },
+
     /// A hardware, cache or raw event on a kernel without a hardware PMU.
     #[error("{event}: not supported: the kernel exposes no hardware PMU (/sys/bus/event_source/devices/cpu is absent, as in most virtual machines); only software events (task-clock, cpu-clock, page-faults, context-switches, cpu-migrations) can be counted here")]
     NoHardwarePmu {

@@ -144,7 +144,7 @@ impl<'a> Checker<'a> {
                 self.failed = true;
                 // Standard error is not buffered: what came before goes first.
                 self.out.flush()?;
-                eprintln!(
+                warn!(
                     "pfm: cannot encode {ev:?}: {e} ({}, {})",
                     e.kind().name(),
                     e.code()

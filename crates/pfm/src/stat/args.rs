@@ -47,9 +47,13 @@ pub struct Args {
     /// Say why an event is not supported.
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
-    /// The command to count and its arguments (after `--`).
-    #[arg(trailing_var_arg = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
+    /// The command to count and its arguments (after `--`), any bytes.
+    #[arg(
+        trailing_var_arg = true,
+        value_name = "COMMAND",
+        value_parser = clap::value_parser!(std::ffi::OsString)
+    )]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 /// perf stat's default events (software first, then hardware).
@@ -123,7 +127,12 @@ impl Args {
         } else if self.all_cpus {
             "'system wide'".into()
         } else {
-            format!("'{}'", self.command.join(" "))
+            let words: Vec<String> = self
+                .command
+                .iter()
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect();
+            format!("'{}'", words.join(" "))
         }
     }
 }

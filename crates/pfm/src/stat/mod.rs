@@ -36,7 +36,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     if let run::Outcome::SpawnFailed { code, message } =
         counting.repeat(a.repeat, &mut tally, &mut report)?
     {
-        eprintln!("pfm stat: {message}");
+        warn!("pfm stat: {message}");
         return Ok(ExitCode::from(code));
     }
     report.finish(&tally, &a.title(), !a.command.is_empty())?;

@@ -51,7 +51,7 @@ pub struct Counting<'a> {
     lib: &'a Library,
     groups: &'a [Vec<String>],
     scope: &'a Scope,
-    command: &'a [String],
+    command: &'a [std::ffi::OsString],
     verbose: bool,
     opts: Options,
     interrupt: Option<Interrupt>,
@@ -70,7 +70,7 @@ impl<'a> Counting<'a> {
         lib: &'a Library,
         groups: &'a [Vec<String>],
         scope: &'a Scope,
-        command: &'a [String],
+        command: &'a [std::ffi::OsString],
         verbose: bool,
     ) -> Counting<'a> {
         Counting {
@@ -122,7 +122,7 @@ impl<'a> Counting<'a> {
             if let Some(e) = set.error(i) {
                 if st.unsupported.is_none() {
                     if self.verbose || matches!(e, pfmlib_perf::Error::GroupUnschedulable { .. }) {
-                        eprintln!("pfm stat: {e}");
+                        warn!("pfm stat: {e}");
                     }
                     st.unsupported = Some(e.to_string());
                 }

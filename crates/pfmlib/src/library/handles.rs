@@ -25,6 +25,12 @@ impl<'a> Pmu<'a> {
         self.desc.name()
     }
 
+    /// Is the PMU present (active) on the library's host? Cheaper than
+    /// [`Pmu::info`]`.is_present`.
+    pub fn is_present(&self) -> bool {
+        self.lib.ctx().is_active(self.desc)
+    }
+
     /// PMU information.
     pub fn info(&self) -> PmuInfo {
         let ctx = self.lib.ctx();

@@ -1,0 +1,119 @@
+//! The command under hostile conditions: standard error full, standard
+//! output closed or full, a reader that goes away, arguments that are not
+//! UTF-8, events of a PMU the host does not have. Never a panic, never a
+//! lost exit status.
+
+use std::os::unix::ffi::OsStrExt;
+use std::process::{Command, Stdio};
+
+fn pfm() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pfm"))
+}
+
+/// Runs `script` with `bash -c` (for `pipefail`), `$PFM` naming the
+/// command; the script echoes the status it checks.
+fn sh(script: &str) -> String {
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .env("PFM", env!("CARGO_BIN_EXE_pfm"))
+        .output()
+        .expect("sh runs");
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// Exit status of a process that panicked (Rust's default).
+const PANIC: i32 = 101;
+
+#[test]
+fn a_full_standard_error_is_no_panic() {
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(f) = full() else {
+        eprintln!("SKIPPED: no /dev/full");
+        return;
+    };
+    let o = pfm().args(["check", "bogus"]).stderr(f).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let o = pfm()
+        .args(["stat", "-e", "task-clock", "--", "true"])
+        .stderr(full().unwrap())
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(PANIC));
+    assert_ne!(o.status.code(), Some(0), "the counts could not be written");
+}
+
+#[test]
+fn a_full_standard_output_is_reported() {
+    let Ok(f) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let o = pfm().args(["list"]).stdout(f).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = pfm().arg("--help").stdout(f).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn a_closed_standard_output_is_reported() {
+    assert_eq!(sh("$PFM list >&- 2>/dev/null; echo $?"), "1");
+    assert_eq!(sh("$PFM --version >&- 2>/dev/null; echo $?"), "1");
+    // Standard output sent to /dev/null on purpose is fine.
+    assert_eq!(sh("$PFM list >/dev/null; echo $?"), "0");
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_pfm_like_sigpipe() {
+    // Like perf, as if killed by SIGPIPE: 128 + 13, never 0.
+    // The reader may be gone before or after the few lines are written:
+    // SIGPIPE's status, or the failed encoding's, never 0.
+    let st = sh("set -o pipefail; $PFM check nhm::ARITH:MUL bogus 2>/dev/null | true; echo $?");
+    assert!(st == "141" || st == "1", "{st}");
+    let st = sh("set -o pipefail; $PFM stat -- sh -c 'sleep 0.2; exit 3' 2>&1 | true; echo $?");
+    assert_eq!(st, "141");
+    let st = sh("set -o pipefail; $PFM list | head -c 10 >/dev/null; echo $?");
+    assert_eq!(st, "141");
+}
+
+#[test]
+fn command_arguments_need_not_be_utf8() {
+    let dir = std::env::temp_dir().join(format!("pfm-latin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"latin\xe9.txt");
+    std::fs::write(dir.join(name), b"x").unwrap();
+    let o = pfm()
+        .args(["stat", "-e", "task-clock", "--", "cat"])
+        .arg(dir.join(name))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.stdout, b"x");
+}
+
+#[test]
+fn events_of_an_absent_pmu_are_not_counted() {
+    // nhm::ARITH:MUL would be raw config 0x214 here: another event on this host.
+    let o = pfm()
+        .args(["stat", "-e", "nhm::ARITH:MUL", "--", "true"])
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(err.contains("PMU nhm is not present on this host"), "{err}");
+    assert!(err.contains("present: "), "{err}");
+    // Encoding it stays possible.
+    let o = pfm().args(["check", "nhm::ARITH:MUL"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+}
