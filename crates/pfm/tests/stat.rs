@@ -269,7 +269,7 @@ fn json_output_parses() {
     assert!(objs[1]["time-enabled"].as_u64().unwrap() > 0);
     assert!(objs.iter().all(|v| v["run"] == 1));
     if !hardware_pmu() {
-        assert_eq!(objs[2]["counter-value"], "<not supported>");
+        assert!(objs[2]["counter-value"].is_null());
         assert_eq!(objs[2]["status"], "not supported");
         assert!(objs[2]["error"]
             .as_str()
@@ -591,8 +591,9 @@ fn counters_command() {
         .map(|l| l["read 0: ".len()..].parse().unwrap())
         .collect();
     assert_eq!(reads.len(), 3);
+    // 20 ms of spinning: at least a little CPU time even on a busy machine.
     assert!(
-        reads[0] > 10_000_000 && reads[1] >= reads[0] && reads[2] == 0,
+        reads[0] > 1_000_000 && reads[1] >= reads[0] && reads[2] == 0,
         "{out}"
     );
     assert!(out.contains("get 0: event task-clock:u [stopped]"));

@@ -12,12 +12,20 @@ fn number(n: Number) -> Value {
     }
 }
 
-/// The value, or perf's placeholder for it.
+/// The value, or `null` when there is none (`status` says why): a number
+/// or null, never a string, so programs can read the field as a number.
 fn counter_value(rec: &CountRecord) -> Value {
     match rec.status.placeholder() {
-        Some(p) => p.into(),
+        Some(_) => Value::Null,
         None => number(rec.value),
     }
+}
+
+/// `v` and a newline in one write.
+fn write_line(o: &mut dyn Write, v: &Value) -> io::Result<()> {
+    let mut line = v.to_string();
+    line.push('\n');
+    o.write_all(line.as_bytes())
 }
 
 /// One event in run `run_no`, which lasted `elapsed_ns`.
@@ -49,7 +57,7 @@ pub fn run_line(
         v["metric-value"] = json!(m.value);
         v["metric-unit"] = m.unit.into();
     }
-    writeln!(o, "{v}")
+    write_line(o, &v)
 }
 
 /// One event over `runs` runs: the mean and its spread when counted.
@@ -67,5 +75,5 @@ pub fn summary_line(o: &mut dyn Write, rec: &CountRecord, runs: u32) -> io::Resu
         v["stddev-pct"] = json!(rec.stddev_pct);
         v["pcnt-running"] = json!(rec.pct_running);
     }
-    writeln!(o, "{v}")
+    write_line(o, &v)
 }

@@ -220,7 +220,9 @@ impl Report {
                 std::fs::File::create(p)
                     .with_context(|| format!("cannot create {}", p.display()))?,
             )),
-            None => Box::new(std::io::stderr()),
+            // One write per line: the command's own output, also on
+            // standard error, cannot land in the middle of one.
+            None => Box::new(std::io::LineWriter::new(std::io::stderr())),
         };
         Ok(Report::to(out, format))
     }
