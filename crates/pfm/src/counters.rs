@@ -1,11 +1,11 @@
 //! `pfm counters`: the perfmon(4)-style counter device, driven by a list of
 //! operations (setup, get, start, stop, reset, read, tstamp).
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use pfmlib::Library;
 use pfmlib_perf::{host_npmc, CounterDevice, Pmc, PmcFlags, RateSource, Setup, Target};
 use serde_json::{json, Value};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -40,9 +40,10 @@ pub struct Args {
     /// Count every task on this CPU instead of pfm's own thread.
     #[arg(long, value_name = "CPU")]
     cpu: Option<u32>,
-    /// Number of counters (default: the host CPU's generic counters).
-    #[arg(long, value_name = "N")]
-    npmc: Option<usize>,
+    /// Number of counters (default: the host CPU's generic counters; at
+    /// most 1024).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=pfmlib_perf::MAX_NPMC as i64))]
+    npmc: Option<u16>,
     /// One JSON object per operation and line.
     #[arg(long)]
     json: bool,
@@ -274,16 +275,7 @@ fn op_name(op: &Op) -> String {
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let mut tokens = a.ops.clone();
     if let Some(f) = &a.file {
-        let text = if f.as_os_str() == "-" {
-            let mut s = String::new();
-            for l in std::io::stdin().lock().lines() {
-                s.push_str(&l?);
-                s.push('\n');
-            }
-            s
-        } else {
-            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?
-        };
+        let text = crate::input::read_request(Some(f))?;
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("");
             tokens.extend(line.split_whitespace().map(str::to_string));
@@ -298,7 +290,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         (None, Some(c)) => Target::Cpu(c),
         (None, None) => Target::CallingThread,
     };
-    let npmc = a.npmc.unwrap_or_else(|| host_npmc(lib));
+    let npmc = a.npmc.map_or_else(|| host_npmc(lib), usize::from);
     let mut dev = CounterDevice::with(npmc, target);
     let mut out = std::io::stdout().lock();
     for op in &ops {

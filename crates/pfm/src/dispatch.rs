@@ -3,7 +3,7 @@
 use pfmlib::dispatch::{dispatch, Dispatch, Request};
 use pfmlib::Library;
 use serde_json::json;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -59,16 +59,7 @@ fn run_libpfm3(lib: &Library, text: &str) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
-    let mut text = String::new();
-    match a.file.as_deref() {
-        None | Some("-") => {
-            std::io::stdin().read_to_string(&mut text)?;
-        }
-        Some(path) => {
-            text = std::fs::read_to_string(path)
-                .map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
-        }
-    }
+    let text = crate::input::read_request(a.file.as_deref().map(std::path::Path::new))?;
     if a.format == Format::Libpfm3 {
         return run_libpfm3(lib, &text);
     }

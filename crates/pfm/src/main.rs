@@ -15,6 +15,7 @@ mod check;
 mod counters;
 mod dispatch;
 mod info;
+mod input;
 mod list;
 mod stat;
 
@@ -63,6 +64,22 @@ impl From<OsArg> for pfmlib::Os {
             OsArg::PerfExt => pfmlib::Os::PerfEventExt,
         }
     }
+}
+
+/// Longest piece of user input quoted whole in a message.
+const QUOTE_MAX: usize = 120;
+
+/// `s` quoted for a message, cut after [`QUOTE_MAX`] bytes with its length
+/// said (a huge argument does not make a huge message).
+pub fn quoted(s: &str) -> String {
+    if s.len() <= QUOTE_MAX {
+        return format!("{s:?}");
+    }
+    let mut cut = QUOTE_MAX;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{:?}... ({} bytes)", &s[..cut], s.len())
 }
 
 /// One line describing the host for people.

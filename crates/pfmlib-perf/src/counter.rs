@@ -360,16 +360,18 @@ impl Counter {
                         target: kind,
                         in_group: leader.is_some(),
                     };
-                    let e = match kind {
-                        TargetKind::Cpu(c)
-                            if matches!(errno, libc::EINVAL | libc::ENODEV) && !cpu_exists(c) =>
-                        {
-                            Error::NoSuchCpu {
-                                event: name.to_string(),
-                                cpu: c,
-                            }
+                    // The CPU of `-C` / a CPU target, or of the event's own
+                    // `cpu=` attribute: a missing one is the same clear error.
+                    let e = if cpu >= 0
+                        && matches!(errno, libc::EINVAL | libc::ENODEV)
+                        && !cpu_exists(cpu)
+                    {
+                        Error::NoSuchCpu {
+                            event: name.to_string(),
+                            cpu,
                         }
-                        _ => explain_open_error(errno, &ctx, &Environment::detect()),
+                    } else {
+                        explain_open_error(errno, &ctx, &Environment::detect())
                     };
                     if opts.user_only_fallback
                         && !attr.exclude_kernel

@@ -245,6 +245,10 @@ pub fn host_npmc(lib: &Library) -> usize {
     }
 }
 
+/// Most counters a device may have: each is a perf_events file
+/// descriptor, and a process has about a thousand.
+pub const MAX_NPMC: usize = 1024;
+
 /// The counter device.
 ///
 /// ```
@@ -274,8 +278,9 @@ impl CounterDevice {
         CounterDevice::with(host_npmc(Library::global()), Target::CallingThread)
     }
 
-    /// A device with `npmc` counters counting `target`.
+    /// A device with `npmc` counters (at most [`MAX_NPMC`]) counting `target`.
     pub fn with(npmc: usize, target: Target) -> CounterDevice {
+        let npmc = npmc.min(MAX_NPMC);
         CounterDevice {
             npmc,
             target,

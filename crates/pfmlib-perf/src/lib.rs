@@ -45,7 +45,7 @@ mod sys;
 mod tsc;
 
 pub use counter::{CountStatus, Counter, Group, Options, ReadPath, Reading, Target};
-pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup};
+pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup, MAX_NPMC};
 pub use env::{explain_open_error, hardware_pmu, Environment, OpenContext, TargetKind};
 pub use error::{Error, Result};
 pub use process::{interrupt_process, wait_child, ChildExit, Interrupt};

@@ -9,24 +9,31 @@ use std::time::Duration;
 
 use crate::sys;
 
-/// Ctrl-C handling for a program that counts a command.
+/// Stop-signal handling for a program that counts a command.
 ///
-/// After [`Interrupt::install`], SIGINT no longer kills this process; it is
-/// recorded ([`Interrupt::received`]) and [`wait_child`] passes it on to the
-/// child. Programs started afterwards get the default action back at exec.
+/// After [`Interrupt::install`], SIGINT (Ctrl-C), SIGTERM, SIGHUP and
+/// SIGQUIT no longer kill this process; the signal is recorded
+/// ([`Interrupt::signal`]) and [`wait_child`] passes it on to the child, so
+/// the counts can still be printed. Programs started afterwards get the
+/// default actions back at exec.
 #[derive(Debug, Clone, Copy)]
 pub struct Interrupt;
 
 impl Interrupt {
-    /// Installs the SIGINT handler.
+    /// Installs the handlers.
     pub fn install() -> io::Result<Interrupt> {
-        sys::install_sigint_flag()?;
+        sys::install_stop_signal_flag()?;
         Ok(Interrupt)
     }
 
-    /// True once SIGINT arrived.
+    /// True once a stop signal arrived.
     pub fn received(&self) -> bool {
-        sys::sigint_received()
+        sys::stop_signal_received().is_some()
+    }
+
+    /// The stop signal that arrived (the last one), if any.
+    pub fn signal(&self) -> Option<i32> {
+        sys::stop_signal_received()
     }
 }
 
@@ -42,11 +49,22 @@ pub struct ChildExit {
 }
 
 /// Waits for child `pid` (started with `std::process::Command`; do not
-/// also `wait` it there). If SIGINT arrives meanwhile and `interrupt` is
-/// installed, the child gets SIGINT too and is waited for.
+/// also `wait` it there). If a stop signal arrived (before the wait too,
+/// even before the child started) and `interrupt` is installed, the child
+/// gets the same signal and is waited for.
 pub fn wait_child(pid: u32, interrupt: Option<Interrupt>) -> io::Result<ChildExit> {
     let pid = i32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
     let mut forwarded = false;
+    let forward = |forwarded: &mut bool| {
+        if let Some(sig) = interrupt.and_then(|i| i.signal()) {
+            if !*forwarded {
+                *forwarded = true;
+                // The child may be gone already (a terminal's Ctrl-C reaches it too).
+                let _ = sys::kill(pid, sig);
+            }
+        }
+    };
+    forward(&mut forwarded);
     loop {
         match sys::wait4(pid) {
             Ok(r) => {
@@ -56,13 +74,7 @@ pub fn wait_child(pid: u32, interrupt: Option<Interrupt>) -> io::Result<ChildExi
                     sys: r.sys,
                 })
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                if interrupt.is_some_and(|i| i.received()) && !forwarded {
-                    forwarded = true;
-                    // The child may be gone already (a terminal's Ctrl-C reaches it too).
-                    let _ = sys::kill(pid, libc::SIGINT);
-                }
-            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => forward(&mut forwarded),
             Err(e) => return Err(e),
         }
     }

@@ -4,7 +4,7 @@
 //! `clippy::undocumented_unsafe_blocks`). Everything above this module is
 //! safe Rust over these few functions: `perf_event_open(2)`, its ioctls, the
 //! mmap'd user page with `rdpmc`, `rdtsc`, `gettid`, and the process calls
-//! `pfm stat` needs (`wait4`, `kill`, a SIGINT flag).
+//! `pfm stat` needs (`wait4`, `kill`, a stop-signal flag).
 
 use perf_event_open_sys as pes;
 use perf_event_open_sys::bindings as pb;
@@ -14,7 +14,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::ptr::NonNull;
-use std::sync::atomic::{compiler_fence, AtomicBool, Ordering};
+use std::sync::atomic::{compiler_fence, AtomicI32, Ordering};
 use std::time::Duration;
 
 /// `perf_event_attr` as the kernel takes it.
@@ -304,41 +304,50 @@ pub(crate) fn rdtsc() -> Option<u64> {
     None
 }
 
-/// Set by the SIGINT handler.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The stop signal that arrived last (0: none), set by [`on_stop_signal`].
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_sigint(_sig: libc::c_int) {
+/// The signals that stop a counting command: Ctrl-C, `kill`, a hang-up,
+/// Ctrl-\\.
+pub(crate) const STOP_SIGNALS: [libc::c_int; 4] =
+    [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+extern "C" fn on_stop_signal(sig: libc::c_int) {
     // Async-signal-safe: one atomic store.
-    INTERRUPTED.store(true, Ordering::SeqCst);
+    RECEIVED.store(sig, Ordering::SeqCst);
 }
 
-/// Installs a SIGINT handler that only records the signal (no `SA_RESTART`,
-/// so a blocking `wait4` returns `EINTR`). A handled signal is reset to its
-/// default in programs started afterwards (exec), so a child still dies of
-/// Ctrl-C.
-pub(crate) fn install_sigint_flag() -> io::Result<()> {
-    // SAFETY: zero is a valid bit pattern for the plain C struct sigaction.
-    let mut sa: libc::sigaction = unsafe { std::mem::zeroed() };
-    sa.sa_sigaction = on_sigint as *const () as libc::sighandler_t;
-    sa.sa_flags = 0;
-    // SAFETY: `sa.sa_mask` is a valid sigset_t owned by this frame.
-    unsafe {
-        libc::sigemptyset(&mut sa.sa_mask);
+/// Installs, for each of [`STOP_SIGNALS`], a handler that only records the
+/// signal (no `SA_RESTART`, so a blocking `wait4` returns `EINTR`). A
+/// handled signal is reset to its default in programs started afterwards
+/// (exec), so a child still dies of it.
+pub(crate) fn install_stop_signal_flag() -> io::Result<()> {
+    for sig in STOP_SIGNALS {
+        // SAFETY: zero is a valid bit pattern for the plain C struct sigaction.
+        let mut sa: libc::sigaction = unsafe { std::mem::zeroed() };
+        sa.sa_sigaction = on_stop_signal as *const () as libc::sighandler_t;
+        sa.sa_flags = 0;
+        // SAFETY: `sa.sa_mask` is a valid sigset_t owned by this frame.
+        unsafe {
+            libc::sigemptyset(&mut sa.sa_mask);
+        }
+        // SAFETY: `sa` is fully initialised and lives across the call; the
+        // handler is an `extern "C"` function doing one atomic store
+        // (async-signal-safe); the old action is not requested (NULL).
+        let r = unsafe { libc::sigaction(sig, &sa, std::ptr::null_mut()) };
+        if r < 0 {
+            return Err(io::Error::last_os_error());
+        }
     }
-    // SAFETY: `sa` is fully initialised and lives across the call; the handler
-    // is an `extern "C"` function doing one atomic store (async-signal-safe);
-    // the old action is not requested (NULL).
-    let r = unsafe { libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut()) };
-    if r < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(())
-    }
+    Ok(())
 }
 
-/// True once SIGINT arrived (after [`install_sigint_flag`]).
-pub(crate) fn sigint_received() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+/// The stop signal received (after [`install_stop_signal_flag`]), if any.
+pub(crate) fn stop_signal_received() -> Option<i32> {
+    match RECEIVED.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
 }
 
 /// Sends `sig` to process `pid`.

@@ -145,7 +145,8 @@ impl<'a> Checker<'a> {
                 // Standard error is not buffered: what came before goes first.
                 self.out.flush()?;
                 warn!(
-                    "pfm: cannot encode {ev:?}: {e} ({}, {})",
+                    "pfm: cannot encode {}: {e} ({}, {})",
+                    crate::quoted(ev),
                     e.kind().name(),
                     e.code()
                 );

@@ -27,7 +27,9 @@ pub struct Args {
     /// Count every task on these CPUs only (`0,2-3`); implies system-wide.
     #[arg(short = 'C', long = "cpu", value_name = "CPUS")]
     pub cpu: Option<String>,
-    /// Run the command N times; print the mean and its relative standard deviation.
+    /// Run the command N times; print the mean and its relative standard
+    /// deviation. 0: again and again until interrupted, the counts of each
+    /// run printed after it (as perf does).
     #[arg(short = 'r', long = "repeat", value_name = "N", default_value_t = 1)]
     pub repeat: u32,
     /// CSV output with this field separator.
@@ -87,11 +89,11 @@ impl Args {
     /// lists, the repeat count, the scope, then a repeat without a command.
     pub fn validate(&self) -> anyhow::Result<Request> {
         let groups = self.event_groups()?;
-        if self.repeat == 0 {
-            bail!("-r needs a count of 1 or more");
+        if self.separator.as_deref() == Some("") {
+            bail!("-x '': give a field separator (fields would run together)");
         }
         let scope = scope::resolve(self)?;
-        if self.repeat > 1 && self.command.is_empty() {
+        if self.repeat != 1 && self.command.is_empty() {
             bail!("-r repeats a command: give one after --");
         }
         Ok(Request {
@@ -110,6 +112,9 @@ impl Args {
     fn event_groups(&self) -> anyhow::Result<Vec<Vec<String>>> {
         let mut groups: Vec<Vec<String>> = Vec::new();
         for e in &self.events {
+            if e.trim().is_empty() {
+                bail!("-e '': no event given (leave -e out for the default events)");
+            }
             groups.extend(parse_event_list(e).map_err(|m| anyhow::anyhow!("bad -e {e:?}: {m}"))?);
         }
         if groups.is_empty() {

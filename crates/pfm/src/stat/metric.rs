@@ -64,7 +64,7 @@ pub enum Kind {
 /// The kind of `ev`, from its perf_events encoding.
 pub fn classify(lib: &Library, ev: &str) -> Kind {
     let Some(p) = lib
-        .encode(ev, Plm::DEFAULT, Os::PerfEvent)
+        .encode(ev, Plm::DEFAULT, Os::PerfEventExt)
         .ok()
         .and_then(|e| e.perf)
     else {

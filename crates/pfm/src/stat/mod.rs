@@ -33,12 +33,44 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         .map(|n| EventStats::new(n.clone(), metric::classify(lib, n)))
         .collect();
     let mut tally = Tally::new(events);
+    let title = a.title();
     if let run::Outcome::SpawnFailed { code, message } =
-        counting.repeat(a.repeat, &mut tally, &mut report)?
+        counting.repeat(a.repeat, &mut tally, &mut report, &title)?
     {
         warn!("pfm stat: {message}");
         return Ok(ExitCode::from(code));
     }
-    report.finish(&tally, &a.title(), !a.command.is_empty())?;
-    Ok(ExitCode::from(tally.exit_code()))
+    if a.repeat != 0 {
+        report.finish(&tally, &title, !a.command.is_empty())?;
+    }
+    Ok(ExitCode::from(exit_status(
+        tally.exit_code(),
+        counting.stop_signal(),
+    )))
+}
+
+/// pfm stat's exit status: the (last) command's; when a stop signal ended
+/// the counting and the command did not fail (there is none, it ignored the
+/// signal, or the signal came between runs), 128 + the signal, as a shell
+/// would report pfm killed by it.
+fn exit_status(command: u8, stop: Option<i32>) -> u8 {
+    match stop {
+        Some(sig) if command == 0 => (run::EXIT_SIGNAL_BASE + (sig & 0x7f)) as u8,
+        _ => command,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_signals_show_in_the_exit_status() {
+        assert_eq!(exit_status(0, None), 0);
+        assert_eq!(exit_status(3, None), 3);
+        assert_eq!(exit_status(0, Some(libc::SIGINT)), 130);
+        assert_eq!(exit_status(0, Some(libc::SIGTERM)), 143);
+        // The command's own failure (killed by the forwarded signal, say) wins.
+        assert_eq!(exit_status(130, Some(libc::SIGINT)), 130);
+    }
 }

@@ -14,7 +14,7 @@ const EXIT_NOT_FOUND: u8 = 127;
 /// Exit status of a command that could not be run, as a shell gives it.
 const EXIT_CANNOT_RUN: u8 = 126;
 /// A command ended by signal N exits with this plus N, as a shell reports it.
-const EXIT_SIGNAL_BASE: i32 = 128;
+pub const EXIT_SIGNAL_BASE: i32 = 128;
 /// How often the processes of `-p` are checked while counting without a command.
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// Appended to an event that could only count user level.
@@ -95,8 +95,12 @@ impl<'a> Counting<'a> {
         repeat: u32,
         tally: &mut Tally,
         report: &mut Report,
+        title: &str,
     ) -> anyhow::Result<Outcome> {
-        for run_no in 1..=repeat {
+        let forever = repeat == 0;
+        let mut run_no = 0;
+        while forever || run_no < repeat {
+            run_no += 1;
             let (set, end) = match self.one_run()? {
                 RunResult::Done(set, end) => (set, end),
                 RunResult::SpawnFailed(code, message) => {
@@ -108,11 +112,20 @@ impl<'a> Counting<'a> {
             drop(set);
             tally.add_run(run_no, &readings, end);
             report.after_run(run_no, tally, &readings, end.elapsed)?;
+            if forever {
+                report.each_run(tally, title)?;
+                tally.reset();
+            }
             if self.interrupted() {
                 break;
             }
         }
         Ok(Outcome::Finished)
+    }
+
+    /// The stop signal pfm received, if one ended the counting.
+    pub fn stop_signal(&self) -> Option<i32> {
+        self.interrupt.and_then(|i| i.signal())
     }
 
     /// Marks the events that could not be opened (saying why when asked, or
@@ -205,6 +218,7 @@ impl<'a> Counting<'a> {
         };
         let exit = pfmlib_perf::wait_child(child.id(), self.interrupt)
             .context("waiting for the command")?;
+        report_signal(&self.command[0], exit.status);
         let elapsed = t0.elapsed();
         set.disable().context("disabling the counters")?;
         let end = RunEnd {
@@ -215,6 +229,41 @@ impl<'a> Counting<'a> {
         };
         Ok(RunResult::Done(set, end))
     }
+}
+
+/// Says that the command was ended by a signal, as perf does (its name and
+/// the signal's description, on standard error).
+fn report_signal(command: &std::ffi::OsStr, st: std::process::ExitStatus) {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(sig) = st.signal() {
+        warn!("{}: {}", command.to_string_lossy(), signal_description(sig));
+    }
+}
+
+/// The C library's description of a signal (`strsignal`).
+pub fn signal_description(sig: i32) -> String {
+    const NAMES: [(i32, &str); 16] = [
+        (libc::SIGHUP, "Hangup"),
+        (libc::SIGINT, "Interrupt"),
+        (libc::SIGQUIT, "Quit"),
+        (libc::SIGILL, "Illegal instruction"),
+        (libc::SIGTRAP, "Trace/breakpoint trap"),
+        (libc::SIGABRT, "Aborted"),
+        (libc::SIGBUS, "Bus error"),
+        (libc::SIGFPE, "Floating point exception"),
+        (libc::SIGKILL, "Killed"),
+        (libc::SIGUSR1, "User defined signal 1"),
+        (libc::SIGSEGV, "Segmentation fault"),
+        (libc::SIGUSR2, "User defined signal 2"),
+        (libc::SIGPIPE, "Broken pipe"),
+        (libc::SIGALRM, "Alarm clock"),
+        (libc::SIGTERM, "Terminated"),
+        (libc::SIGXCPU, "CPU time limit exceeded"),
+    ];
+    NAMES
+        .iter()
+        .find(|(s, _)| *s == sig)
+        .map_or_else(|| format!("Signal {sig}"), |(_, d)| d.to_string())
 }
 
 /// The exit status as a shell reports it: the code, or 128 + the signal.

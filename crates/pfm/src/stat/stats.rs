@@ -170,6 +170,18 @@ impl Tally {
         self.runs = run_no;
     }
 
+    /// Forgets the counts (not the events, their kinds or why some could
+    /// not be opened), for the next run of `-r 0`.
+    pub fn reset(&mut self) {
+        for ev in &mut self.events {
+            ev.value = Stats::default();
+            ev.enabled = Stats::default();
+            ev.running = Stats::default();
+        }
+        self.elapsed = Stats::default();
+        self.runs = 0;
+    }
+
     /// The exit status to give: the last run's command's.
     pub fn exit_code(&self) -> u8 {
         self.last.map_or(0, |e| e.code)

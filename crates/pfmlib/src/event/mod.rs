@@ -19,6 +19,22 @@ use crate::tables::{EventDesc, PmuDesc};
 pub(crate) use scan::c_strtoull;
 use scan::{c_strtoull_bytes, layout, push_quoted, scan_token, split_attr};
 
+/// Longest piece of user input quoted whole in a message.
+const QUOTE_MAX: usize = 120;
+
+/// `s` quoted for a message (`{s:?}`), cut after [`QUOTE_MAX`] bytes with
+/// its length said: a megabyte of input does not make a megabyte of message.
+pub(crate) fn quoted(s: &str) -> String {
+    if s.len() <= QUOTE_MAX {
+        return format!("{s:?}");
+    }
+    let mut cut = QUOTE_MAX;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{:?}... ({} bytes)", &s[..cut], s.len())
+}
+
 /// The first event of `pmu` named `name` that is there on this host.
 pub(crate) fn find_event_in(ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<EventDesc> {
     let e = engine(pmu);
@@ -37,7 +53,8 @@ pub(crate) fn resolve<'a>(
         return Err(Error::new(
             ErrorKind::Invalid,
             format!(
-                "event string {input:?} contains {c:?}: give one event per string (separators , space tab newline are not allowed)"
+                "event string {} contains {c:?}: give one event per string (separators , space tab newline are not allowed)",
+                quoted(input)
             ),
         ));
     }
@@ -75,7 +92,11 @@ fn prefixed_pmu(ctx: &Ctx, name: &str, input: &str) -> Result<PmuDesc> {
         .ok_or_else(|| {
             Error::new(
                 ErrorKind::NotFound,
-                format!("unknown PMU {name:?} in event string {input:?}"),
+                format!(
+                    "unknown PMU {} in event string {}",
+                    quoted(name),
+                    quoted(input)
+                ),
             )
         })?;
     if !ctx.may_encode(pmu) {
@@ -94,7 +115,11 @@ fn not_found(ename: &str, pname: Option<&str>) -> Error {
     const ANY: &str = "any PMU active on this host (prefix it with pmu:: to use another PMU)";
     let mut msg = String::with_capacity(ename.len() + ANY.len() + 32);
     msg.push_str("event ");
-    push_quoted(&mut msg, ename);
+    if ename.len() <= QUOTE_MAX {
+        push_quoted(&mut msg, ename);
+    } else {
+        msg.push_str(&quoted(ename));
+    }
     msg.push_str(" not found in ");
     match pname {
         Some(p) => {
@@ -434,8 +459,8 @@ fn parse_value(d: &Desc, what: AttrRef, ty: AttrType, v: &[u8]) -> Result<u64> {
         Error::new(
             ErrorKind::AttrValue,
             format!(
-                "invalid value {:?} for modifier {} of {}: {why}",
-                String::from_utf8_lossy(v),
+                "invalid value {} for modifier {} of {}: {why}",
+                quoted(&String::from_utf8_lossy(v)),
                 attr_name(d, what),
                 d.event_name()
             ),
@@ -466,8 +491,9 @@ fn unknown_attr(ctx: &Ctx, d: &Desc, name: &str) -> Error {
     Error::new(
         ErrorKind::Attr,
         format!(
-            "{} has no unit mask or modifier {name:?} ({list})",
-            d.event_name()
+            "{} has no unit mask or modifier {} ({list})",
+            d.event_name(),
+            quoted(name)
         ),
     )
 }

@@ -252,6 +252,15 @@ impl Report {
         Ok(())
     }
 
+    /// After each run of `-r 0` (repeat until interrupted): that run's
+    /// counts, as after a single run (JSON already printed them).
+    pub fn each_run(&mut self, tally: &Tally, title: &str) -> std::io::Result<()> {
+        if matches!(self.format, Format::Json) {
+            return Ok(());
+        }
+        self.finish(tally, title, true)
+    }
+
     /// After the last run: the summary in the report's format, then a flush.
     pub fn finish(&mut self, tally: &Tally, title: &str, workload: bool) -> std::io::Result<()> {
         let records: Vec<CountRecord> = tally

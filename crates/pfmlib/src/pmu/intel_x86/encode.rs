@@ -131,9 +131,12 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
     }
     st.last_grpid = Some(grp);
     st.modhw |= um.modhw();
-    st.umask2 |= um.code();
+    // A code-overriding unit mask holds the unit mask in bits 8-15 and the
+    // event select that replaces the event's in bits 0-7.
+    let overrides = flags & um_flag::CODE_OVERRIDE != 0;
+    st.umask2 |= if overrides { um.code() >> 8 } else { um.code() };
     st.ugrpmsk |= 1 << grp;
-    if flags & um_flag::CODE_OVERRIDE != 0 {
+    if overrides {
         let code = um.code() & 0xff;
         if st.last_ucode.is_some_and(|l| l != code) {
             return Err(featcomb(
@@ -270,6 +273,9 @@ fn add_defaults(st: &mut State, d: &mut Desc, missing: u32) -> Result<()> {
     let ev = d.event;
     let variant = d.pmu.variant_bit();
     let grp_excl = ev.flags() & ev_flag::GRP_EXCL != 0;
+    // A default's `excl_grp_gt` limits the later defaults only, not the
+    // unit masks given (libpfm4 works on a copy of the limit).
+    let mut max_grpid = st.max_grpid;
     for g in 0..32u32 {
         if missing & (1 << g) == 0 {
             continue;
@@ -281,7 +287,7 @@ fn add_defaults(st: &mut State, d: &mut Desc, missing: u32) -> Result<()> {
                 continue;
             }
             let flags = um.flags();
-            if st.max_grpid.is_some_and(|mx| g > mx)
+            if max_grpid.is_some_and(|mx| g > mx)
                 || flags & um_flag::GRP_DFL_NONE != 0
                 || st
                     .excl_grp_but_0
@@ -303,13 +309,13 @@ fn add_defaults(st: &mut State, d: &mut Desc, missing: u32) -> Result<()> {
                 return Ok(());
             }
             if flags & um_flag::EXCL_GRP_GT != 0 {
-                if st.max_grpid.is_some() {
+                if max_grpid.is_some() {
                     return Err(Error::new(
                         ErrorKind::Umask,
                         format!("{}: conflicting default unit masks", d.event_name()),
                     ));
                 }
-                st.max_grpid = Some(um.grp());
+                max_grpid = Some(um.grp());
             }
         }
         if !added && !skip {

@@ -186,11 +186,9 @@ impl Engine for IntelX86 {
     fn umask_info(&self, pmu: PmuDesc, ev: EventDesc, um: UmaskDesc) -> UmaskInfo {
         let precise = um.flags() & um_flag::PEBS != 0;
         UmaskInfo {
-            code: if um.flags() & um_flag::CODE_OVERRIDE != 0 {
-                um.code() << 8
-            } else {
-                um.code()
-            },
+            // A code-overriding unit mask reports its whole code (unit mask
+            // and event select), as libpfm4 does.
+            code: um.code(),
             is_dfl: um.flags() & um_flag::DFL != 0,
             flags: EventFlags {
                 precise,
