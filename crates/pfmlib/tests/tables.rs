@@ -16,6 +16,21 @@ fn all_hosts_lib() -> Library {
     Library::with_host(h)
 }
 
+/// Events whose table facts break a rule below on one PMU of a shared
+/// table, exactly as in libpfm4 (whose own table check looks at the whole
+/// shared table): the rule, the event, and why.
+const LIBPFM4_FACTS: &[(&str, &str)] = &[
+    // Its unit masks all exist on snb_ep only; libpfm4 lists it on snb too.
+    ("cannot be encoded", "snb::MEM_LOAD_UOPS_LLC_MISS_RETIRED"),
+    // One unit mask on bdw (the others are bdw_ep's), not marked default.
+    ("single unit mask", "bdw::MEM_LOAD_UOPS_L3_MISS_RETIRED"),
+    ("single unit mask", "bdw::MEM_LOAD_UOPS_LLC_MISS_RETIRED"),
+];
+
+fn known(rule: &str, ctx: &str) -> bool {
+    LIBPFM4_FACTS.iter().any(|(r, e)| *r == rule && *e == ctx)
+}
+
 #[test]
 fn every_table_is_consistent() {
     let lib = all_hosts_lib();
@@ -48,7 +63,7 @@ fn every_table_is_consistent() {
                 }
             }
             let umask_count = unames.len();
-            if umask_count == 1 && pmu.name() != "perf" {
+            if umask_count == 1 && pmu.name() != "perf" && !known("single unit mask", &ctx) {
                 let only = attrs.iter().find(|a| a.attr_type == AttrType::Umask);
                 if only.is_some_and(|a| !a.is_dfl) {
                     problems.push(format!("{ctx}: single unit mask is not the default"));
@@ -76,7 +91,7 @@ fn every_table_is_consistent() {
                     lib.encode(&format!("{ctx}:{}", a.name), pfmlib::Plm::DEFAULT, Os::None)
                         .is_ok()
                 });
-            if alone.is_err() && !with_umask {
+            if alone.is_err() && !with_umask && !known("cannot be encoded", &ctx) {
                 problems.push(format!(
                     "{ctx}: cannot be encoded at all ({:?})",
                     alone.err()

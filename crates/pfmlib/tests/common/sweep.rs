@@ -220,6 +220,26 @@ pub fn compare_tables(o: &Libpfm4, lib: &Library, names: &[String]) -> Vec<Strin
     diffs
 }
 
+/// The unit masks unit mask `i` is paired with: every one for events with
+/// few unit masks (at most [`ALL_PAIRS_UP_TO`]), else a sample that still
+/// meets every group and both orders: itself, its neighbours, the first and
+/// last, and one from each stride of the list.
+fn pair_partners<'a>(umasks: &'a [&'static str], i: usize) -> Vec<&'a str> {
+    let n = umasks.len();
+    if n <= ALL_PAIRS_UP_TO {
+        return umasks.to_vec();
+    }
+    let mut picks = vec![i, (i + 1) % n, (i + 2) % n, (i + n - 1) % n, 0, n - 1];
+    let stride = n / 6 + 1;
+    picks.extend((i % stride..n).step_by(stride));
+    picks.sort_unstable();
+    picks.dedup();
+    picks.into_iter().map(|j| umasks[j]).collect()
+}
+
+/// Events with at most this many unit masks get every ordered pair.
+const ALL_PAIRS_UP_TO: usize = 12;
+
 /// Event strings for one event: alone, each unit mask, pairs, modifiers.
 pub fn strings_for(lib: &Library, pmu: &str, event: &str) -> Vec<String> {
     let ev = lib
@@ -257,11 +277,11 @@ pub fn strings_for(lib: &Library, pmu: &str, event: &str) -> Vec<String> {
         format!("{base}:"),
         format!("{base}:NO_SUCH_UMASK"),
     ];
-    for u in &umasks {
+    for (i, u) in umasks.iter().enumerate() {
         v.push(format!("{base}:{u}"));
         v.push(format!("{base}.{}", u.to_lowercase()));
         v.push(format!("{base}:{u}=1"));
-        for w in &umasks {
+        for w in pair_partners(&umasks, i) {
             v.push(format!("{base}:{u}:{w}"));
         }
     }

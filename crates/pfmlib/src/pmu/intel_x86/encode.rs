@@ -332,6 +332,16 @@ fn missing_umask(d: &Desc, g: u32) -> Error {
         .filter(|u| u.in_variant(d.pmu.variant_bit()) && u.grp() == g)
         .map(|u| u.name())
         .collect();
+    if choices.is_empty() {
+        return Error::new(
+            ErrorKind::Umask,
+            format!(
+                "{} needs a unit mask, and none of its unit masks exists on PMU {}",
+                d.event_name(),
+                d.pmu.name()
+            ),
+        );
+    }
     let group = if ev.ngrp() > 1 {
         format!(" from group {g}")
     } else {
