@@ -74,9 +74,11 @@ pub(crate) fn resolve<'a>(
             let pmu = prefixed_pmu(ctx, p, input)?;
             find_event_in(ctx, pmu, ename).map(|e| (pmu, e))
         }
+        // Without a prefix, deprecated PMU names are passed over (libpfm4).
         None => ctx
             .active
             .iter()
+            .filter(|&&pmu| !engine(pmu).deprecated(pmu))
             .find_map(|&pmu| find_event_in(ctx, pmu, ename).map(|e| (pmu, e))),
     };
     match found {

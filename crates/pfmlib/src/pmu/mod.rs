@@ -100,6 +100,14 @@ pub(crate) trait Engine: Sync {
         }
     }
 
+    /// Is `pmu` a deprecated name of another PMU, which event strings without
+    /// a `pmu::` prefix never resolve to (libpfm4 `PFMLIB_PMU_FL_DEPR`)?
+    /// Default: no.
+    fn deprecated(&self, pmu: PmuDesc) -> bool {
+        let _ = pmu;
+        false
+    }
+
     /// Does the PMU take raw hexadecimal unit masks (`:0x12`)?
     fn raw_umask(&self, pmu: PmuDesc) -> bool {
         let _ = pmu;

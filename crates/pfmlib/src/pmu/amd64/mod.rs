@@ -1,24 +1,43 @@
-//! The AMD64 core family (`PERF_CTL` layout): unit-mask groups and
-//! defaults, modifiers `k u e i c h g`, 12-bit event selects.
+//! The AMD64 family (`PERF_CTL` layout): unit-mask groups and defaults,
+//! modifiers `k u e i c h g`, 12-bit event selects; the core PMUs from K7 to
+//! Zen 4, the family 15h northbridge and the Zen 3 L3 PMU (the same encoder,
+//! a perf_events type read from the kernel).
+//!
+//! Detection follows libpfm4's `pfm_amd64_detect`: the host's family, model
+//! and stepping give one processor revision ([`revision`]), and a PMU is
+//! present when its `revision` key names it. Events and unit masks that only
+//! some revisions of a table have (K8 revisions B to G, family 10h B to D)
+//! carry `pmus = [...]` in the data.
 
 pub(crate) use crate::defs::amd64 as defs;
 
 use super::{offer_of, Engine, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, modifier, FamilyDefs};
+use crate::defs::{bit, ext, modifier, FamilyDefs};
 use crate::desc::{Attr, AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
+use crate::host::Host;
 use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
-use crate::model::{Os, Plm};
+use crate::model::{Os, Plm, Vendor};
 use crate::regs::AmdPerfCtl;
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
-use defs::{MODIFIERS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
+use defs::{EVENT_FLAGS as EF, MODIFIERS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
 
 const RAW_UMASK: u32 = bit(PF, "raw_umask");
 const PERF_NO_H: u32 = bit(PF, "perf_no_h");
+const NORTHBRIDGE: u32 = bit(PF, "northbridge");
+const DEPRECATED: u32 = bit(PF, "deprecated");
+const IBSFETCH: u32 = bit(EF, "ibsfetch");
+const IBSOP: u32 = bit(EF, "ibsop");
 const DFL: u32 = bit(UF, "dfl");
 const NCOMBO: u32 = bit(UF, "ncombo");
 const OMIT: u32 = bit(UF, "omit");
+const REVISION: usize = ext(defs::PMU_EXT, "revision");
+
+/// Enable bit of IBS fetch control (`IbsFetchCtl[48]`).
+const IBS_FETCH_EN: u64 = 1 << 48;
+/// Enable bit of IBS op control (`IbsOpCtl[17]`).
+const IBS_OP_EN: u64 = 1 << 17;
 
 mod id {
     use super::{modifier, MODIFIERS};
@@ -31,12 +50,65 @@ mod id {
     pub const G: u64 = modifier(MODIFIERS, "g");
 }
 
+/// The processor revision libpfm4 4.13 assigns to an AMD family, model and
+/// stepping (`amd64_get_revision`), as the name of the core PMU it detects
+/// there; `"none"` where no PMU is detected.
+pub(crate) fn revision(family: u32, model: u32, stepping: u32) -> &'static str {
+    match family {
+        6 => "amd64_k7",
+        15 => k8_revision(model, stepping),
+        16 => match model {
+            4..=6 => "amd64_fam10h_shanghai",
+            8 | 9 => "amd64_fam10h_istanbul",
+            _ => "amd64_fam10h_barcelona",
+        },
+        17 => "amd64_fam11h_turion",
+        18 => "amd64_fam12h_llano",
+        20 => "amd64_fam14h_bobcat",
+        21 => "amd64_fam15h_interlagos",
+        22 => "amd64_fam16h",
+        23 if model >= 48 => "amd64_fam17h_zen2",
+        23 => "amd64_fam17h_zen1",
+        25 if model <= 0x0f || (0x20..=0x5f).contains(&model) => "amd64_fam19h_zen3",
+        25 if model == 17 => "amd64_fam19h_zen4",
+        _ => "none",
+    }
+}
+
+/// K8 (family 0Fh) revisions by model and stepping; unknown models count as
+/// revision B, as in libpfm4.
+fn k8_revision(model: u32, stepping: u32) -> &'static str {
+    match model >> 4 {
+        0 if (model == 5 && stepping < 2) || (model == 4 && stepping == 0) => "amd64_k8_revb",
+        0 => "amd64_k8_revc",
+        1 => "amd64_k8_revd",
+        2 | 3 => "amd64_k8_reve",
+        4 | 5 | 0xc => "amd64_k8_revf",
+        6..=8 => "amd64_k8_revg",
+        _ => "amd64_k8_revb",
+    }
+}
+
 /// The engine.
 pub(crate) struct Amd64;
 
 impl Engine for Amd64 {
     fn defs(&self) -> &'static FamilyDefs {
         &defs::DEFS
+    }
+
+    /// An AMD CPU whose revision is the PMU's.
+    fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
+        let want = pmu.ext(REVISION) as usize;
+        host.vendor == Vendor::Amd
+            && want != 0
+            && defs::REVISIONS.get(want).copied()
+                == Some(revision(host.family, host.model, host.stepping))
+    }
+
+    /// The deprecated `amd64_fam17h` (an old name of `amd64_fam17h_zen1`).
+    fn deprecated(&self, pmu: PmuDesc) -> bool {
+        pmu.flags() & DEPRECATED != 0
     }
 
     fn umask_info(&self, _pmu: PmuDesc, _ev: EventDesc, um: UmaskDesc) -> UmaskInfo {
@@ -52,8 +124,12 @@ impl Engine for Amd64 {
     }
 
     /// With perf_events: `k u h` are the OS layer's, there is no precise or
-    /// hardware sampling, and some models have no perf `h`.
+    /// hardware sampling, and some revisions have no perf `h`; the
+    /// northbridge takes no perf_events attribute at all.
     fn offer(&self, _ctx: &Ctx, pmu: PmuDesc, ev: EventDesc, os: Os) -> Offer {
+        if pmu.flags() & NORTHBRIDGE != 0 {
+            return offer_of(os, ev.modmsk(), 0, |_| false);
+        }
         let no_h = pmu.flags() & PERF_NO_H != 0;
         let drop = (1 << id::K) | (1 << id::U) | (1 << id::H);
         offer_of(os, ev.modmsk(), drop, |a| {
@@ -65,9 +141,14 @@ impl Engine for Amd64 {
         encode(d)
     }
 
-    /// Raw type, PERF_CTL without what the kernel controls.
-    fn encode_perf(&self, _ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
+    /// Raw type (or the kernel's type of the PMU's `perf_name`), PERF_CTL
+    /// without what the kernel controls.
+    fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let codes = encode(d)?;
+        attr.type_ = match d.pmu.perf_name() {
+            Some(name) => perf_type(ctx, name)?,
+            None => PERF_TYPE_RAW,
+        };
         let mut reg = AmdPerfCtl(codes[0]);
         reg.set_en(0);
         reg.set_int(0);
@@ -75,10 +156,63 @@ impl Engine for Amd64 {
         reg.set_usr(0);
         reg.set_guest_only(0);
         reg.set_host_only(0);
-        attr.type_ = PERF_TYPE_RAW;
         attr.config = reg.0;
         Ok(codes)
     }
+}
+
+/// `perf_event_attr.type` of the kernel's PMU `name`, read as libpfm4 reads
+/// it (`fscanf(f, "%d")` of `/sys/bus/event_source/devices/<name>/type`): no
+/// file or no number is PFM_ERR_NOTSUPP; a negative number is returned as
+/// the error it encodes.
+fn perf_type(ctx: &Ctx, name: &str) -> Result<u32> {
+    let path = format!("{}/{name}/type", crate::host::EVENT_SOURCES);
+    let text = ctx.host.perf_pmu_type(name).ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!("the kernel exposes no perf_events PMU {name:?} ({path} is absent): its events cannot be encoded for perf_events here"),
+        )
+    })?;
+    let v = scan_int(&text).ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!("{path} does not hold a PMU type number"),
+        )
+    })?;
+    if v < 0 {
+        let kind = ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported);
+        return Err(Error::new(
+            kind,
+            format!("{path} holds a negative PMU type {v}"),
+        ));
+    }
+    Ok(v as u32)
+}
+
+/// C's `scanf("%d")` as glibc does it: white space skipped, an optional
+/// sign, decimal digits (at least one), the value converted as a `long`
+/// (saturating) and then truncated to an `int`.
+fn scan_int(text: &str) -> Option<i32> {
+    let t = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let (neg, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for b in digits[..n].bytes() {
+        let dg = i64::from(b - b'0');
+        v = if neg {
+            v.saturating_mul(10).saturating_sub(dg)
+        } else {
+            v.saturating_mul(10).saturating_add(dg)
+        };
+    }
+    Some(v as i32)
 }
 
 /// What the requested attributes have set.
@@ -91,11 +225,28 @@ struct State {
     counts: [u32; 8],
 }
 
+/// The register before any attribute: the IBS control enable bit for the
+/// IBS pseudo-events, else the event select with EN and INT.
+fn base_register(ev: EventDesc) -> AmdPerfCtl {
+    if ev.flags() & IBSFETCH != 0 {
+        return AmdPerfCtl(IBS_FETCH_EN);
+    }
+    if ev.flags() & IBSOP != 0 {
+        return AmdPerfCtl(IBS_OP_EN);
+    }
+    let mut reg = AmdPerfCtl::default();
+    reg.set_event_lo(ev.code() & 0xff);
+    reg.set_event_hi((ev.code() >> 8) & 0xf);
+    reg.set_en(1);
+    reg.set_int(1);
+    reg
+}
+
 /// Encodes PERF_CTL and builds the fully-qualified string.
 fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     let ev = d.event;
     let mut st = State {
-        reg: AmdPerfCtl::default(),
+        reg: base_register(ev),
         umask: 0,
         ugrpmsk: 0,
         plm_given: false,
@@ -127,19 +278,22 @@ fn encode(d: &mut Desc) -> Result<Vec<u64>> {
             AttrRef::Perf(_) => {}
         }
     }
+    // No k, u or h given: the default privilege levels set (never clear) them.
     if !st.plm_given {
-        st.reg.set_os(d.dfl_plm.contains(Plm::PLM0) as u64);
-        st.reg.set_usr(d.dfl_plm.contains(Plm::PLM3) as u64);
-        st.reg.set_host_only(d.dfl_plm.contains(Plm::PLMH) as u64);
+        let reg = &mut st.reg;
+        if d.dfl_plm.contains(Plm::PLM0) {
+            reg.set_os(1);
+        }
+        if d.dfl_plm.contains(Plm::PLM3) {
+            reg.set_usr(1);
+        }
+        if d.dfl_plm.contains(Plm::PLMH) {
+            reg.set_host_only(1);
+        }
     }
     add_defaults(&mut st, d)?;
-    let reg = &mut st.reg;
-    reg.set_event_lo(ev.code() & 0xff);
-    reg.set_event_hi((ev.code() >> 8) & 0xf);
-    reg.set_unit_mask(st.umask);
-    reg.set_int(1);
-    reg.set_en(1);
-    let reg = *reg;
+    st.reg.set_unit_mask(st.umask);
+    let reg = st.reg;
     d.write_fstr(MODIFIERS, |m| match m {
         id::K => Some(reg.os()),
         id::U => Some(reg.usr()),
@@ -247,4 +401,52 @@ fn add_defaults(st: &mut State, d: &mut Desc) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `scan_int` reads what glibc's `scanf("%d")` reads.
+    #[test]
+    fn scan_int_is_scanf_d() {
+        let cases: [(&str, Option<i32>); 12] = [
+            ("12\n", Some(12)),
+            ("\n\t 7", Some(7)),
+            ("+3", Some(3)),
+            ("-5", Some(-5)),
+            ("42abc", Some(42)),
+            ("4294967297", Some(1)),
+            ("99999999999999999999", Some(-1)),
+            ("-99999999999999999999", Some(0)),
+            ("", None),
+            ("-", None),
+            ("x1", None),
+            ("+ 1", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(scan_int(text), want, "{text:?}");
+        }
+    }
+
+    /// The revision rules at their boundaries.
+    #[test]
+    fn revisions() {
+        assert_eq!(revision(6, 8, 1), "amd64_k7");
+        assert_eq!(revision(15, 4, 0), "amd64_k8_revb");
+        assert_eq!(revision(15, 4, 1), "amd64_k8_revc");
+        assert_eq!(revision(15, 0xc1, 0), "amd64_k8_revf");
+        assert_eq!(revision(15, 0x91, 0), "amd64_k8_revb");
+        assert_eq!(revision(16, 7, 0), "amd64_fam10h_barcelona");
+        assert_eq!(revision(23, 47, 0), "amd64_fam17h_zen1");
+        assert_eq!(revision(23, 48, 0), "amd64_fam17h_zen2");
+        assert_eq!(revision(25, 0x10, 0), "none");
+        assert_eq!(revision(25, 0x11, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(25, 0x5f, 0), "amd64_fam19h_zen3");
+        assert_eq!(revision(25, 0x60, 0), "none");
+        assert_eq!(revision(19, 0, 0), "none");
+        for r in defs::REVISIONS {
+            assert!(*r == "none" || crate::tables::PmuDesc::by_name(r).is_some());
+        }
+    }
 }
