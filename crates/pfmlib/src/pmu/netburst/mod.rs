@@ -238,3 +238,45 @@ fn write_fstr(d: &mut Desc, escr: NetburstEscr, cccr: NetburstCccr) {
         d.push_fstr_val(MODIFIERS[m as usize].name, v);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ESCR and CCCR fields sit where the SDM (and libpfm4's bit
+    /// fields) put them.
+    #[test]
+    fn escr_and_cccr_layouts() {
+        type EscrSet = fn(&mut NetburstEscr, u64);
+        let escr: [(EscrSet, u64); 8] = [
+            (NetburstEscr::set_t1_usr, 1),
+            (NetburstEscr::set_t1_os, 1 << 1),
+            (NetburstEscr::set_t0_usr, 1 << 2),
+            (NetburstEscr::set_t0_os, 1 << 3),
+            (NetburstEscr::set_tag_enable, 1 << 4),
+            (NetburstEscr::set_tag_value, 0xf << 5),
+            (NetburstEscr::set_event_mask, 0xffff << 9),
+            (NetburstEscr::set_event_select, 0x3f << 25),
+        ];
+        for (set, bits) in escr {
+            let mut r = NetburstEscr::default();
+            set(&mut r, u64::MAX);
+            assert_eq!(r.0, bits);
+        }
+        type CccrSet = fn(&mut NetburstCccr, u64);
+        let cccr: [(CccrSet, u64); 7] = [
+            (NetburstCccr::set_enable, 1 << 12),
+            (NetburstCccr::set_escr_select, 7 << 13),
+            (NetburstCccr::set_active_thread, 3 << 16),
+            (NetburstCccr::set_compare, 1 << 18),
+            (NetburstCccr::set_complement, 1 << 19),
+            (NetburstCccr::set_threshold, 0xf << 20),
+            (NetburstCccr::set_edge, 1 << 24),
+        ];
+        for (set, bits) in cccr {
+            let mut r = NetburstCccr::default();
+            set(&mut r, u64::MAX);
+            assert_eq!(r.0, bits);
+        }
+    }
+}
