@@ -549,6 +549,61 @@ impl OpcmChannels {
     }
 }
 
+register! {
+    /// Netburst (Pentium 4) `ESCR`: the event selection control register
+    /// one event is programmed in (SDM vol. 3B, Pentium 4 performance
+    /// monitoring).
+    pub struct NetburstEscr {
+        /// Thread 1: count at privilege levels 1-3.
+        t1_usr / set_t1_usr: 0 ..= 0,
+        /// Thread 1: count at privilege level 0.
+        t1_os / set_t1_os: 1 ..= 1,
+        /// Thread 0: count at privilege levels 1-3.
+        t0_usr / set_t0_usr: 2 ..= 2,
+        /// Thread 0: count at privilege level 0.
+        t0_os / set_t0_os: 3 ..= 3,
+        /// Tag the micro-ops that match (for the retirement events).
+        tag_enable / set_tag_enable: 4 ..= 4,
+        /// Tag value, one bit per tag.
+        tag_value / set_tag_value: 5 ..= 8,
+        /// Event mask: which sub-events are counted.
+        event_mask / set_event_mask: 9 ..= 24,
+        /// Event select.
+        event_select / set_event_select: 25 ..= 30,
+    }
+}
+
+register! {
+    /// Netburst (Pentium 4) `CCCR`: the counter configuration control
+    /// register of the counter an ESCR feeds.
+    pub struct NetburstCccr {
+        /// Counter enable.
+        enable / set_enable: 12 ..= 12,
+        /// Which of the counter's ESCRs feeds it.
+        escr_select / set_escr_select: 13 ..= 15,
+        /// Logical-processor activity counted (3: either).
+        active_thread / set_active_thread: 16 ..= 17,
+        /// Compare the per-cycle count with the threshold.
+        compare / set_compare: 18 ..= 18,
+        /// Complement: count when at most the threshold (instead of above it).
+        complement / set_complement: 19 ..= 19,
+        /// Threshold for the comparison.
+        threshold / set_threshold: 20 ..= 23,
+        /// Count rising edges of the comparison output.
+        edge / set_edge: 24 ..= 24,
+        /// Interrupt on every increment.
+        force_ovf / set_force_ovf: 25 ..= 25,
+        /// Interrupt logical processor 0 on overflow.
+        ovf_pmi_t0 / set_ovf_pmi_t0: 26 ..= 26,
+        /// Interrupt logical processor 1 on overflow.
+        ovf_pmi_t1 / set_ovf_pmi_t1: 27 ..= 27,
+        /// Cascade from the alternate counter.
+        cascade / set_cascade: 30 ..= 30,
+        /// The counter overflowed.
+        overflow / set_overflow: 31 ..= 31,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

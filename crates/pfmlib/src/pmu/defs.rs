@@ -208,17 +208,29 @@ pub mod amd64;
 pub mod ia64;
 #[path = "intel_nhm_unc/defs.rs"]
 pub mod intel_nhm_unc;
+#[path = "intel_snb_unc/defs.rs"]
+pub mod intel_snb_unc;
 #[path = "intel_x86/defs.rs"]
 pub mod intel_x86;
+#[path = "netburst/defs.rs"]
+pub mod netburst;
 #[path = "perf/defs.rs"]
 pub mod perf;
+#[path = "perf_raw/defs.rs"]
+pub mod perf_raw;
+#[path = "rapl/defs.rs"]
+pub mod rapl;
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 5] = [
+pub static FAMILIES: [&FamilyDefs; 9] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
     &intel_nhm_unc::DEFS,
     &ia64::DEFS,
+    &netburst::DEFS,
+    &perf_raw::DEFS,
+    &rapl::DEFS,
+    &intel_snb_unc::DEFS,
 ];

@@ -11,8 +11,12 @@ pub(crate) use crate::defs;
 pub(crate) mod amd64;
 pub(crate) mod ia64;
 pub(crate) mod intel_nhm_unc;
+pub(crate) mod intel_snb_unc;
 pub(crate) mod intel_x86;
+pub(crate) mod netburst;
 pub(crate) mod perf;
+pub(crate) mod perf_raw;
+pub(crate) mod rapl;
 
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
@@ -126,12 +130,16 @@ pub(crate) trait Engine: Sync {
 }
 
 /// Every engine, by family id (the order of [`defs::FAMILIES`]).
-static ENGINES: [&dyn Engine; 5] = [
+static ENGINES: [&dyn Engine; 9] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
     &intel_nhm_unc::NhmUncore,
     &ia64::Ia64,
+    &netburst::Netburst,
+    &perf_raw::PerfRaw,
+    &rapl::Rapl,
+    &intel_snb_unc::SnbUncore,
 ];
 
 /// The engine of `pmu`'s family.
