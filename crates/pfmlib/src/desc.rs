@@ -68,6 +68,9 @@ pub(crate) struct Desc {
     pub offer: Offer,
     /// Requested attributes, in the order given (then sorted by the engine).
     pub attrs: Vec<Attr>,
+    /// The value the event's name carried (`Engine::match_event`; 0 for
+    /// table names).
+    pub name_value: u64,
     /// Fully-qualified string, without the `pmu::` prefix.
     pub fstr: Fstr,
 }
@@ -102,6 +105,7 @@ impl Desc {
                 v.reserve(16);
                 v
             },
+            name_value: 0,
             fstr: Fstr::new(pmu.name()),
         }
     }

@@ -44,7 +44,7 @@ pub(crate) fn encode_desc(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     match d.os {
         Os::None => {
             let codes = engine(d.pmu).encode(ctx, d)?;
-            Ok(finish(d, codes, None, None))
+            Ok(finish(ctx, d, codes, None, None))
         }
         Os::PerfEvent | Os::PerfEventExt => encode_perf(ctx, d),
     }
@@ -55,11 +55,18 @@ pub(crate) fn event_index(pmu_id: u32, local: usize) -> u32 {
     (pmu_id << EVENT_INDEX_SHIFT) | local as u32
 }
 
-fn finish(d: &mut Desc, codes: Vec<u64>, perf: Option<PerfAttr>, cpu: Option<i32>) -> Encoding {
+fn finish(
+    ctx: &Ctx,
+    d: &mut Desc,
+    codes: Vec<u64>,
+    perf: Option<PerfAttr>,
+    cpu: Option<i32>,
+) -> Encoding {
+    let local = engine(d.pmu).event_index(ctx, d.pmu, d.event);
     Encoding {
         pmu: d.pmu.name(),
         event: d.event.name(),
-        idx: event_index(d.pmu.id(), d.event.index()),
+        idx: event_index(d.pmu.id(), local),
         fstr: std::mem::replace(&mut d.fstr, Fstr::empty()).into_string(),
         codes,
         perf,
@@ -107,7 +114,7 @@ fn encode_perf(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     attr.exclude_host = vmx & Plm::PLM0.bits() == 0;
     attr.pinned = s.pinned;
     write_perf_fstr(d, &attr, plm);
-    Ok(finish(d, codes, Some(attr), s.cpu))
+    Ok(finish(ctx, d, codes, Some(attr), s.cpu))
 }
 
 fn apply_perf_attr(

@@ -376,3 +376,51 @@ fn shared_with_libpfm4() {
         assert!(lib.pmu(n).is_some(), "pfmlib lacks {n}");
     }
 }
+
+/// libpfm4 indexes the event list it swapped in: an event's index is its
+/// position in the host's list.
+#[test]
+fn rapl_event_indexes_follow_the_host_list() {
+    let id = |i: u32| (110 << 21) | i;
+    for (models, events) in RAPL_MODELS {
+        let lib = Library::with_host(intel(models[0]));
+        for (i, name) in events.iter().enumerate() {
+            let s = format!("rapl::{name}");
+            let enc = lib.encode(&s, Plm::DEFAULT, Os::None).expect("encodes");
+            assert_eq!(enc.idx, id(i as u32), "{s} on model {}", models[0]);
+            let info = lib.find_event(&s).expect("event").info(Os::None);
+            assert_eq!(info.idx, id(i as u32), "{s} on model {}", models[0]);
+        }
+    }
+}
+
+/// Any `r` and hexadecimal number names perf_raw's event, with that code.
+#[test]
+fn raw_names_carry_the_code() {
+    let lib = Library::with_host(Host::none());
+    let enc = lib
+        .encode("r0x1a2b", Plm::DEFAULT, Os::None)
+        .expect("encodes");
+    assert_eq!(
+        (enc.fstr.as_str(), enc.codes.as_slice()),
+        ("perf_raw::r1a2b", &[0x1a2b][..])
+    );
+    let p = lib
+        .encode("perf_raw::rc0:u", Plm::DEFAULT, Os::PerfEvent)
+        .expect("encodes");
+    assert_eq!(p.fstr, "perf_raw:::u=1:k=0:h=0:mg=0:mh=1");
+    assert_eq!(p.perf.map(|a| (a.type_, a.config)), Some((4, 0xc0)));
+    for bad in [
+        "perf_raw::R12",
+        "perf_raw::r12g",
+        "perf_raw::rffffffffffffffff",
+    ] {
+        assert_eq!(
+            lib.encode(bad, Plm::DEFAULT, Os::None)
+                .map_err(|e| e.kind())
+                .err(),
+            Some(ErrorKind::NotFound),
+            "{bad}"
+        );
+    }
+}

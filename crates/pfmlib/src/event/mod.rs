@@ -37,16 +37,21 @@ pub(crate) fn quoted(s: &str) -> String {
 
 /// The first event of `pmu` named `name` that is there on this host.
 pub(crate) fn find_event_in(ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<EventDesc> {
-    let e = engine(pmu);
-    pmu.find_event(name, |ev| e.event_available(ctx, pmu, ev))
+    match_in(ctx, pmu, name).map(|(ev, _)| ev)
+}
+
+/// The event of `pmu` named `name` and the value the name carries.
+fn match_in(ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<(EventDesc, u64)> {
+    engine(pmu).match_event(ctx, pmu, name)
 }
 
 /// Finds the PMU and the event an event string names (before aliases are
-/// followed); returns them with the attribute part of the string.
+/// followed); returns them with the value the name carries and the
+/// attribute part of the string.
 pub(crate) fn resolve<'a>(
     ctx: &Ctx,
     input: &'a str,
-) -> Result<(PmuDesc, EventDesc, Option<&'a str>)> {
+) -> Result<(PmuDesc, EventDesc, u64, Option<&'a str>)> {
     let l = layout(input.as_bytes());
     if let Some(c) = l.bad {
         let c = c as char;
@@ -72,17 +77,17 @@ pub(crate) fn resolve<'a>(
     let found = match pname {
         Some(p) => {
             let pmu = prefixed_pmu(ctx, p, input)?;
-            find_event_in(ctx, pmu, ename).map(|e| (pmu, e))
+            match_in(ctx, pmu, ename).map(|(e, v)| (pmu, e, v))
         }
         // Without a prefix, deprecated PMU names are passed over (libpfm4).
         None => ctx
             .active
             .iter()
             .filter(|&&pmu| !engine(pmu).deprecated(pmu))
-            .find_map(|&pmu| find_event_in(ctx, pmu, ename).map(|e| (pmu, e))),
+            .find_map(|&pmu| match_in(ctx, pmu, ename).map(|(e, v)| (pmu, e, v))),
     };
     match found {
-        Some((pmu, ev)) => Ok((pmu, ev, attrs)),
+        Some((pmu, ev, v)) => Ok((pmu, ev, v, attrs)),
         None => Err(not_found(ename, pname)),
     }
 }
@@ -158,7 +163,7 @@ fn alias_target(
 /// the same answers and errors as [`parse_event`]. A string without
 /// attributes needs no attribute resolution, so none is done.
 pub(crate) fn lookup_event(ctx: &Ctx, input: &str) -> Result<(PmuDesc, EventDesc)> {
-    let (pmu, ev, attrs) = resolve(ctx, input)?;
+    let (pmu, ev, _, attrs) = resolve(ctx, input)?;
     if attrs.is_none() {
         match ev.equiv() {
             None => return Ok((pmu, ev)),
@@ -176,7 +181,7 @@ pub(crate) fn lookup_event(ctx: &Ctx, input: &str) -> Result<(PmuDesc, EventDesc
 /// Parses an event string into a [`Desc`], resolving the PMU, the event,
 /// aliases and every attribute, and removing duplicate settings.
 pub(crate) fn parse_event(ctx: &Ctx, input: &str, os: Os, dfl_plm: Plm) -> Result<Desc> {
-    let (pmu, ev, attrs) = resolve(ctx, input)?;
+    let (pmu, ev, name_value, attrs) = resolve(ctx, input)?;
     let e = engine(pmu);
     let mut d = match ev.equiv() {
         Some(equiv) => {
@@ -191,6 +196,7 @@ pub(crate) fn parse_event(ctx: &Ctx, input: &str, os: Os, dfl_plm: Plm) -> Resul
         }
         None => Desc::new(pmu, ev, os, dfl_plm, e.offer(ctx, pmu, ev, os)),
     };
+    d.name_value = name_value;
     if let Some(a) = attrs {
         parse_attrs(ctx, a, &mut d)?;
     }

@@ -103,7 +103,10 @@ impl<'a> Event<'a> {
             equiv: self.desc.equiv(),
             code: self.desc.code(),
             pmu: p.name(),
-            idx: event_index(p.id(), self.desc.index()),
+            idx: event_index(
+                p.id(),
+                engine(p).event_index(self.pmu.lib.ctx(), p, self.desc),
+            ),
             nattrs: attrs::count(self.pmu.lib.ctx(), p, self.desc, os),
             is_precise: flags.precise,
             speculation: flags.spec,

@@ -70,6 +70,21 @@ pub(crate) trait Engine: Sync {
         cpu_matches(pmu, host)
     }
 
+    /// The event of `pmu` that the name part of an event string names, and
+    /// a value the name itself carries (libpfm4's `match_event`). Default:
+    /// the first event of that name (any case) that is there, value 0.
+    fn match_event(&self, ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<(EventDesc, u64)> {
+        pmu.find_event(name, |ev| self.event_available(ctx, pmu, ev))
+            .map(|ev| (ev, 0))
+    }
+
+    /// libpfm4's private index of event `ev` of `pmu` on this host (the low
+    /// bits of the opaque event index). Default: its position in the table.
+    fn event_index(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
+        let _ = (ctx, pmu);
+        ev.index()
+    }
+
     /// Is event `ev` of `pmu` there on this host? Default: its variant has it.
     fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {
         let _ = ctx;

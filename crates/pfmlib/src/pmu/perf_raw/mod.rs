@@ -3,10 +3,8 @@
 //! `perf_event_attr.config` with type `PERF_TYPE_RAW`.
 //!
 //! libpfm4 does not look the event name up in a table: any `r` followed by
-//! hexadecimal digits names the event, and the number is its code
-//! ([`match_raw_name`]). The event-string stage looks names up in the
-//! tables only, so until it asks the engine (see [`match_raw_name`]) the
-//! one listed event, `r0000` (code 0), is what this PMU encodes.
+//! hexadecimal digits names the table's one event (`r0000`), and the
+//! number is the code ([`match_raw_name`]).
 
 pub(crate) use crate::defs::perf_raw as defs;
 
@@ -19,6 +17,11 @@ use crate::host::Host;
 use crate::kernel::{PerfAttr, PERF_TYPE_RAW};
 use crate::model::Os;
 use crate::tables::{EventDesc, PmuDesc};
+
+/// The raw number of the event being encoded: the one its name carried.
+fn raw_code(d: &Desc) -> u64 {
+    d.name_value
+}
 
 /// The kernel files whose presence means perf_events (libpfm4 accepts the
 /// name of the first kernels too).
@@ -40,6 +43,12 @@ impl Engine for PerfRaw {
         host.perf_events || PARANOID_FILES.iter().any(|f| host.file_exists(f))
     }
 
+    /// `rHEX` names the one event, with the number as its value.
+    fn match_event(&self, _ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<(EventDesc, u64)> {
+        let v = match_raw_name(name)?;
+        (pmu.nevents() > 0).then(|| (pmu.event(0), v))
+    }
+
     /// Nothing of its own; every perf_events attribute under the perf
     /// layers (libpfm4 removes none for this PMU).
     fn offer(&self, _ctx: &Ctx, _pmu: PmuDesc, _ev: EventDesc, os: Os) -> Offer {
@@ -48,7 +57,7 @@ impl Engine for PerfRaw {
 
     /// The number itself; the fully-qualified string is `rHEX`.
     fn encode(&self, _ctx: &Ctx, d: &mut Desc) -> Result<Vec<u64>> {
-        let code = d.event.code();
+        let code = raw_code(d);
         d.fstr.clear();
         d.fstr.push(&format!("r{code:x}"));
         Ok(vec![code])
@@ -58,7 +67,7 @@ impl Engine for PerfRaw {
     /// libpfm4, nothing of the event goes into the fully-qualified string:
     /// it holds the perf_events attributes only (`perf_raw:::u=1:...`).
     fn encode_perf(&self, _ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
-        let code = d.event.code();
+        let code = raw_code(d);
         d.fstr.clear();
         attr.type_ = PERF_TYPE_RAW;
         attr.config = code;
@@ -72,11 +81,6 @@ impl Engine for PerfRaw {
 /// the rest of a C `strtoull(.., 16)` number (a `0x` prefix is allowed)
 /// up to the end of the name. All ones and numbers that overflow are
 /// refused. The value is the event's code.
-///
-/// The hook it is meant for: the event-string stage asking the engine to
-/// match a name (libpfm4's `match_event`) before the table lookup.
-// Not called outside the tests until the event stage asks engines to match names.
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn match_raw_name(name: &str) -> Option<u64> {
     let rest = name.strip_prefix('r')?;
     let first = rest.bytes().next()?;

@@ -6,8 +6,7 @@
 //!
 //! Intel RAPL's events depend on the CPU model: libpfm4 picks one of four
 //! lists at detection ([`event_set`]). Each list keeps the order of the
-//! table, so an event's position in the list is its index there; the
-//! table's own position is used for now (see the family's SCHEMA section).
+//! table, so an event's index is its position among the events there.
 
 pub(crate) use crate::defs::rapl as defs;
 
@@ -97,6 +96,15 @@ impl Engine for Rapl {
     fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {
         let sets = ev.ext(EXT_SETS);
         ev.in_variant(pmu.variant_bit()) && (sets == 0 || sets >> event_set(ctx) & 1 != 0)
+    }
+
+    /// The position among the events of the host's list (libpfm4 indexes
+    /// the list it swapped in).
+    fn event_index(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
+        pmu.events()
+            .take_while(|e| e.index() < ev.index())
+            .filter(|&e| self.event_available(ctx, pmu, e))
+            .count()
     }
 
     /// No hypervisor level, no precise or hardware sampling; the privilege
