@@ -37,7 +37,7 @@ pub(crate) mod ev_flag {
     pub const OFFCORE: u32 = bit(EF, "offcore");
     pub const SPEC: u32 = bit(EF, "spec");
     pub const FRONTEND: u32 = bit(EF, "frontend");
-    #[allow(dead_code)]
+    #[cfg_attr(not(test), allow(dead_code))]
     pub const NO_AUTOENCODE: u32 = bit(EF, "no_autoencode");
 }
 
@@ -54,7 +54,7 @@ pub(crate) mod um_flag {
     pub const CODE_OVERRIDE: u32 = bit(UF, "code_override");
     pub const GRP_REQ: u32 = bit(UF, "grp_req");
     pub const FETHR: u32 = bit(UF, "fethr");
-    #[allow(dead_code)]
+    #[cfg_attr(not(test), allow(dead_code))]
     pub const NO_AUTOENCODE: u32 = bit(UF, "no_autoencode");
 }
 
@@ -140,7 +140,7 @@ pub(crate) fn umask_ucode(um: UmaskDesc) -> u64 {
 /// unit mask with the attribute index, unfiltered, as this does). Kept for
 /// the table validation of the C interface (`pfm_pmu_validate`), which has
 /// no caller in this crate yet.
-#[allow(dead_code)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn can_auto_encode(ev: EventDesc, attr: usize) -> bool {
     if ev.flags() & ev_flag::NO_AUTOENCODE != 0 || attr >= ev.numasks() {
         return false;
@@ -303,5 +303,68 @@ impl Engine for IntelX86 {
 
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         encode::encode_perf(ctx, d, attr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn intel_events() -> impl Iterator<Item = (PmuDesc, EventDesc)> {
+        PmuDesc::all()
+            .filter(|p| {
+                crate::defs::FAMILIES
+                    .get(p.family())
+                    .is_some_and(|f| f.name == "intel_x86")
+            })
+            .flat_map(|p| p.events().map(move |e| (p, e)))
+    }
+
+    /// A `code_override` unit mask names the event select it puts in place
+    /// (`event_code`), and only such unit masks do; a hard-wired front-end
+    /// threshold belongs to a `fethr` unit mask of a `frontend` event.
+    #[test]
+    fn override_and_frontend_keys_are_consistent() {
+        for (p, ev) in intel_events() {
+            for um in ev.umasks() {
+                let what = format!("{}::{}:{}", p.name(), ev.name(), um.name());
+                let overrides = um.flags() & um_flag::CODE_OVERRIDE != 0;
+                assert_eq!(overrides, um.ext(UMASK_EXT_EVENT_CODE) != 0, "{what}");
+                if um.modhw() & (1 << m::FE_THRES) != 0 {
+                    assert!(um.flags() & um_flag::FETHR != 0, "{what}");
+                    assert!(ev.flags() & ev_flag::FRONTEND != 0, "{what}");
+                }
+                if um.flags() & um_flag::GRP_REQ != 0 {
+                    assert!(umask_req_grp(um).is_some_and(|g| g < ev.ngrp()), "{what}");
+                }
+            }
+        }
+    }
+
+    /// libpfm4's ucode of a `code_override` unit mask: event select in the
+    /// low byte (icl's TOPDOWN:SLOTS_P is 0x01a4).
+    #[test]
+    fn override_codes() {
+        let icl = PmuDesc::by_name("icl").expect("icl");
+        let ev = icl.find_event("TOPDOWN", |_| true).expect("TOPDOWN");
+        let i = ev
+            .find_umask(b"SLOTS_P", |_| true)
+            .expect("SLOTS_P unit mask");
+        assert_eq!(umask_ucode(ev.umask(i)), 0x01a4);
+        assert_eq!(umask_event_code(ev.umask(i)), 0xa4);
+    }
+
+    /// Only libpfm4's table validation looks at `no_autoencode`.
+    #[test]
+    fn auto_encoding() {
+        let skl = PmuDesc::by_name("skl").expect("skl");
+        let ev = skl
+            .find_event("MEM_TRANS_RETIRED", |_| true)
+            .expect("MEM_TRANS_RETIRED");
+        let names: Vec<&str> = ev.umasks().map(|u| u.name()).collect();
+        assert_eq!(names, ["LOAD_LATENCY", "LATENCY_ABOVE_THRESHOLD"]);
+        assert!(can_auto_encode(ev, 0));
+        assert!(!can_auto_encode(ev, 1));
+        assert!(!can_auto_encode(ev, 2));
     }
 }
