@@ -14,7 +14,7 @@ use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PerfAttr;
-use crate::model::Plm;
+use crate::model::{Plm, PmuKind};
 use crate::regs::PerfEvtSel;
 use groups::{add_defaults, check_groups, check_required_groups};
 
@@ -412,20 +412,30 @@ fn write_modifiers(st: &State, d: &mut Desc) {
     d.write_fstr_mods(MODIFIERS, |id| values.get(id as usize).copied());
 }
 
-/// perf_events encoding (libpfm4's `pfm_intel_x86_get_perf_encoding`): the
-/// raw type (or the type of the PMU's `perf_name`, when the kernel has it),
-/// PERFEVTSEL without the bits the kernel controls, and the second register
-/// in `config1`.
+/// perf_events encoding. Core PMUs follow libpfm4's
+/// `pfm_intel_x86_get_perf_encoding`: the raw type (or the type of the PMU's
+/// `perf_name`, when the kernel has it), PERFEVTSEL without the bits the
+/// kernel controls, the second register in `config1`. Uncore PMUs of this
+/// engine (libpfm4's Sandy Bridge and Ivy Bridge client uncore) follow
+/// `pfm_intel_nhm_unc_get_perf_encoding`: the type of `perf_name` or an
+/// error, and only EN and INT cleared.
 pub(super) fn encode_perf(ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
     let codes = encode(d)?;
-    attr.type_ = d
-        .pmu
-        .perf_name()
-        .and_then(|name| perf_type(ctx, name))
-        .unwrap_or(crate::kernel::PERF_TYPE_RAW);
     let mut reg = PerfEvtSel(codes[0]);
     reg.set_en(0);
     reg.set_int(0);
+    if d.pmu.kind() == PmuKind::Uncore {
+        attr.type_ = uncore_perf_type(ctx, d)?;
+        attr.config = reg.0;
+        return Ok(codes);
+    }
+    // libpfm4 keeps the raw type only when the name is "not supported";
+    // any other negative number read becomes the type as it is.
+    attr.type_ = match d.pmu.perf_name().map(|name| perf_type(ctx, name)) {
+        Some(Ok(t)) => t,
+        Some(Err(Some(v))) => v as u32,
+        None | Some(Err(None)) => crate::kernel::PERF_TYPE_RAW,
+    };
     reg.set_os(0);
     reg.set_usr(0);
     attr.config = reg.0;
@@ -440,18 +450,47 @@ pub(super) fn encode_perf(ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Resul
     Ok(codes)
 }
 
+/// The perf_events type of an uncore PMU: its `perf_name`'s, or libpfm4's
+/// error (not supported; a negative number read is returned as the error).
+fn uncore_perf_type(ctx: &Ctx, d: &Desc) -> Result<u32> {
+    let not_supported = || {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!(
+                "the kernel exposes no perf_events PMU for {} (no readable type under {})",
+                d.pmu.name(),
+                crate::host::EVENT_SOURCES
+            ),
+        )
+    };
+    let name = d.pmu.perf_name().ok_or_else(not_supported)?;
+    match perf_type(ctx, name) {
+        Ok(t) => Ok(t),
+        Err(None) => Err(not_supported()),
+        Err(Some(v)) => Err(Error::new(
+            ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported),
+            format!("the perf_events type of {name} reads as {v}"),
+        )),
+    }
+}
+
 /// The type number of perf_events PMU `name`, as libpfm4's
-/// `find_pmu_type_by_name` reads it (`fscanf("%d")`); `None` where it
-/// reports "not supported" (no file, no number, or -1).
-fn perf_type(ctx: &Ctx, name: &str) -> Option<u32> {
-    let text = ctx.host.perf_pmu_type(name)?;
+/// `find_pmu_type_by_name` reads it (`fscanf("%d")`): `Err(None)` where it
+/// reports "not supported" (no file, no number, or -1), `Err(Some(v))` for
+/// another negative number.
+fn perf_type(ctx: &Ctx, name: &str) -> std::result::Result<u32, Option<i32>> {
+    let text = ctx.host.perf_pmu_type(name).ok_or(None)?;
     let t = text.trim_start();
     let end = t
         .char_indices()
         .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
         .map_or(t.len(), |(i, _)| i);
-    let v = t[..end].parse::<i64>().ok()? as i32;
-    (v != -1).then_some(v as u32)
+    let v = t[..end].parse::<i64>().map_err(|_| None)? as i32;
+    match v {
+        -1 => Err(None),
+        v if v < 0 => Err(Some(v)),
+        v => Ok(v as u32),
+    }
 }
 
 #[cfg(test)]
@@ -506,17 +545,17 @@ mod tests {
             )
         };
         for (text, want) in [
-            ("12\n", Some(12)),
-            ("  7 junk", Some(7)),
-            ("-1", None),
-            ("-5", Some(-5i32 as u32)),
-            ("x1", None),
-            ("", None),
+            ("12\n", Ok(12)),
+            ("  7 junk", Ok(7)),
+            ("-1", Err(None)),
+            ("-5", Err(Some(-5))),
+            ("x1", Err(None)),
+            ("", Err(None)),
         ] {
             let lib = ctx_for(text);
             assert_eq!(perf_type(lib.ctx(), "power"), want, "{text:?}");
         }
         let lib = ctx_for("1");
-        assert_eq!(perf_type(lib.ctx(), "absent"), None);
+        assert_eq!(perf_type(lib.ctx(), "absent"), Err(None));
     }
 }
