@@ -15,7 +15,7 @@ use crate::desc::{AttrRef, Desc};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PerfAttr;
 use crate::model::{Plm, PmuKind};
-use crate::regs::PerfEvtSel;
+use crate::regs::{PebsFrontend, PerfEvtSel};
 use groups::{add_defaults, check_groups, check_required_groups};
 
 /// Load latency used when a load-latency unit mask is given without `ldlat=`.
@@ -25,9 +25,6 @@ const LDLAT_DEFAULT: u64 = 3;
 const FETHR_DEFAULT: u64 = 1;
 /// Unit-mask groups one event may have (libpfm4's `INTEL_X86_NUM_GRP`).
 const MAX_GROUPS: usize = 8;
-/// Bits of the front-end latency threshold in the front-end register value
-/// (bits 8-19 of the unit-mask code).
-const FE_THRES_MASK: u64 = 0xfff << 8;
 
 /// What the requested attributes have set so far.
 #[derive(Default)]
@@ -334,13 +331,14 @@ fn check_required_modifiers(st: &State, d: &Desc) -> Result<()> {
 }
 
 /// Precise front-end events: a `fethr` unit mask takes its latency
-/// threshold from `fe_thres=` (or the value it hard-wires, or 1) into bits
-/// 8-19 of the front-end register value.
+/// threshold from `fe_thres=` (or the value it hard-wires, or 1) into the
+/// bubble-length field of the front-end register value.
 fn frontend_threshold(st: &mut State, d: &Desc) -> Result<()> {
     if d.event.flags() & ev_flag::FRONTEND == 0 || !st.fe_thr_um {
         return Ok(());
     }
-    let um_thr = (st.umask2 & FE_THRES_MASK) >> 8;
+    let mut fe = PebsFrontend(st.umask2);
+    let um_thr = fe.idq_bubble_length();
     if um_thr != 0 {
         if st.modhw & st.umodmsk & (1 << m::FE_THRES) != 0 {
             if st.fe_thr != um_thr {
@@ -352,7 +350,8 @@ fn frontend_threshold(st: &mut State, d: &Desc) -> Result<()> {
     } else if st.fe_thr == 0 {
         st.fe_thr = FETHR_DEFAULT;
     }
-    st.umask2 = (st.umask2 & !FE_THRES_MASK) | (st.fe_thr << 8);
+    fe.set_idq_bubble_length(st.fe_thr);
+    st.umask2 = fe.0;
     Ok(())
 }
 
