@@ -457,6 +457,19 @@ register! {
 }
 
 register! {
+    /// `MSR_PEBS_FRONTEND` (Skylake and later): what the precise front-end
+    /// event `FRONTEND_RETIRED` tags.
+    pub struct PebsFrontend {
+        /// Front-end event: DSB, L1I, L2, ITLB or STLB miss, or the IDQ bubble mode.
+        evtsel / set_evtsel: 0 ..= 7,
+        /// IDQ bubble mode: the run of bubble cycles that must precede (`fe_thres`).
+        idq_bubble_length / set_idq_bubble_length: 8 ..= 19,
+        /// IDQ bubble mode: issue slots left empty per cycle (1 to 4).
+        idq_bubble_width / set_idq_bubble_width: 20 ..= 22,
+    }
+}
+
+register! {
     /// `MSR_UNCORE_PERF_GLOBAL_CTRL`: one enable bit per uncore counter.
     pub struct UncPerfGlobalCtrl {
         /// Uncore generic counter n enabled (bit n).
@@ -607,6 +620,20 @@ register! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pebs_frontend_fields() {
+        // skl FRONTEND_RETIRED:IDQ_4_BUBBLES with fe_thres=16.
+        let mut r = PebsFrontend(0x40_0006);
+        assert_eq!(
+            (r.evtsel(), r.idq_bubble_length(), r.idq_bubble_width()),
+            (6, 0, 4)
+        );
+        r.set_idq_bubble_length(16);
+        assert_eq!(r.0, 0x40_1006);
+        r.set_idq_bubble_length(0x1fff);
+        assert_eq!(r.idq_bubble_length(), 0xfff);
+    }
 
     #[test]
     fn perfevtsel_fields_sit_where_the_sdm_says() {

@@ -3,7 +3,14 @@
 use super::{ExtField, ExtKind, FamilyDefs, Fixed, ModDef, ModKind};
 
 /// PMU flags.
-pub const PMU_FLAGS: &[&str] = &["raw_umask", "ecmask", "spec", "extpebs", "arch"];
+///
+/// `raw_umask`: a raw hexadecimal unit mask is accepted; `ecmask`: edge
+/// detect needs a counter mask of at least 1; `spec`: events report whether
+/// they count speculative occurrences; `extpebs`: every event may sample
+/// into the PEBS buffer (extended PEBS); `arch`: the architectural PMU,
+/// built from CPUID leaf 0xA; `no_smpl`: the PMU cannot sample, so the
+/// perf_events layers offer no `period`, `freq` or `precise`.
+pub const PMU_FLAGS: &[&str] = &["raw_umask", "ecmask", "spec", "extpebs", "arch", "no_smpl"];
 /// Event flags (libpfm4's `INTEL_X86_*` flags that apply to events).
 pub const EVENT_FLAGS: &[&str] = &[
     "pebs",
@@ -137,6 +144,13 @@ pub const FIXED: &[Fixed] = &[
         shift: 25,
         width: 1,
     },
+    // Precise front-end events: the latency threshold a unit mask
+    // hard-wires, bits 8-19 of the value for the front-end register.
+    Fixed {
+        name: "fe_thres",
+        shift: 8,
+        width: 12,
+    },
 ];
 
 /// Extra PMU keys.
@@ -170,7 +184,8 @@ pub const EVENT_EXT: &[ExtField] = &[
 /// Extra unit-mask keys: `cntmsk`, counters the unit mask may use (it then
 /// supersedes the event's; libpfm4's `ucntmsk`); `req_grp`, the group whose
 /// unit mask it needs (`grp_req`); `modifiers_required` (libpfm4's
-/// `umodmsk_req`).
+/// `umodmsk_req`); `event_code`, the event select a `code_override` unit
+/// mask puts in place of the event's (libpfm4's `ucode & 0xff`).
 pub const UMASK_EXT: &[ExtField] = &[
     ExtField {
         key: "cntmsk",
@@ -185,6 +200,11 @@ pub const UMASK_EXT: &[ExtField] = &[
     ExtField {
         key: "modifiers_required",
         kind: ExtKind::Flags(MODIFIER_NAMES),
+        required: false,
+    },
+    ExtField {
+        key: "event_code",
+        kind: ExtKind::OptInt { max: 255 },
         required: false,
     },
 ];

@@ -1,17 +1,30 @@
-//! PERFEVTSEL encoding of the x86 core family, in steps: the requested
-//! unit masks and modifiers, the checks between them, the default unit
-//! masks and privilege levels, then the codes and the fully-qualified string.
+//! PERFEVTSEL encoding of the x86 core family, in libpfm4's steps
+//! (`pfm_intel_x86_encode_gen`): the requested unit masks and modifiers, the
+//! checks between them, the default privilege levels and unit masks, then
+//! the codes (PERFEVTSEL and the second register: offcore response, load
+//! latency or precise front end) and the fully-qualified string.
 
-use super::{ev_flag, modifier_id as m, offcore_raw_bits, pmu_flag, um_flag, MODIFIERS};
-use crate::desc::{Attr, AttrRef, Desc};
+mod groups;
+
+use super::{
+    ev_flag, modifier_id as m, offcore_raw_bits, pmu_flag, um_flag, umask_event_code,
+    umask_modifiers_required, umask_req_grp, MODIFIERS,
+};
+use crate::ctx::Ctx;
+use crate::desc::{AttrRef, Desc};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PerfAttr;
-use crate::model::Plm;
-use crate::regs::PerfEvtSel;
+use crate::model::{Plm, PmuKind};
+use crate::regs::{PebsFrontend, PerfEvtSel};
+use groups::{add_defaults, check_groups, check_required_groups};
 
 /// Load latency used when a load-latency unit mask is given without `ldlat=`.
 const LDLAT_DEFAULT: u64 = 3;
-const MAX_GROUPS: usize = 16;
+/// Front-end latency threshold used when a `fethr` unit mask is given
+/// without `fe_thres=` and hard-wires none.
+const FETHR_DEFAULT: u64 = 1;
+/// Unit-mask groups one event may have (libpfm4's `INTEL_X86_NUM_GRP`).
+const MAX_GROUPS: usize = 8;
 
 /// What the requested attributes have set so far.
 #[derive(Default)]
@@ -25,16 +38,24 @@ struct State {
     ugrpmsk: u32,
     /// Modifiers hard-wired by the unit masks given.
     modhw: u32,
-    /// Modifiers given.
+    /// Modifiers given (ldlat aside, as libpfm4 counts them).
     umodmsk: u32,
+    /// Modifiers required by the event and the unit masks given.
+    modmsk_req: u32,
     /// Privilege-level modifiers given.
     plmmsk: u32,
+    /// Unit masks of groups above this one are excluded (`excl_grp_gt`).
     max_grpid: Option<u32>,
     last_grpid: Option<u32>,
+    /// Only group 0 and this group may have unit masks (`excl_grp_but_0`).
     excl_grp_but_0: Option<u32>,
+    /// Groups some unit mask given requires (`grp_req`), bit = group.
+    req_grps: u32,
     last_ucode: Option<u64>,
     ldlat: u64,
     ldlat_um: bool,
+    fe_thr: u64,
+    fe_thr_um: bool,
     grpcounts: [u32; MAX_GROUPS],
     ncombo: [bool; MAX_GROUPS],
 }
@@ -54,13 +75,14 @@ fn all_groups(ngrp: u32) -> u32 {
     }
 }
 
-/// Encodes the event into PERFEVTSEL (and the offcore-response or
-/// load-latency register) and builds the fully-qualified string.
+/// Encodes the event into PERFEVTSEL (and the offcore-response, load-latency
+/// or front-end register) and builds the fully-qualified string.
 pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     let ev = d.event;
     let mut st = State {
         reg: PerfEvtSel(ev.code()),
         umask1: (ev.code() >> 8) & 0xff,
+        modmsk_req: super::event_modifiers_required(ev),
         ..State::default()
     };
     for k in 0..d.attrs.len() {
@@ -72,16 +94,19 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
             AttrRef::Perf(_) => {}
         }
     }
+    check_required_groups(st.req_grps, st.ugrpmsk, d)?;
     check_hardwired(&st, d)?;
     default_plm(&mut st, d);
     let grpmsk = all_groups(ev.ngrp());
     let grp_excl = ev.flags() & ev_flag::GRP_EXCL != 0;
     if (st.ugrpmsk != grpmsk && !grp_excl) || st.ugrpmsk == 0 {
         let missing = st.ugrpmsk ^ grpmsk;
-        add_defaults(&mut st, d, missing)?;
+        st.umask2 |= add_defaults(d, missing, st.max_grpid, st.excl_grp_but_0)?;
     }
-    check_groups(&st, d)?;
+    check_groups(&st.grpcounts, st.excl_grp_but_0, st.max_grpid, d)?;
+    check_required_modifiers(&st, d)?;
     d.write_fstr_umasks();
+    frontend_threshold(&mut st, d)?;
     let codes = codes(&mut st, d)?;
     write_modifiers(&st, d);
     Ok(codes)
@@ -108,36 +133,22 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
         st.excl_grp_but_0 = Some(grp);
     }
     st.grpcounts[g] += 1;
-    if flags & um_flag::NCOMBO != 0 {
-        st.ncombo[g] = true;
+    if flags & um_flag::GRP_REQ != 0 {
+        st.req_grps |= 1 << (umask_req_grp(um).unwrap_or(0) & 31);
     }
-    if flags & um_flag::LDLAT != 0 {
-        st.ldlat_um = true;
-    }
+    st.ncombo[g] |= flags & um_flag::NCOMBO != 0;
+    st.ldlat_um |= flags & um_flag::LDLAT != 0;
+    st.fe_thr_um |= flags & um_flag::FETHR != 0;
     if st.grpcounts[g] > 1 && st.ncombo[g] {
-        let others: Vec<&str> = d
-            .umask_attrs()
-            .map(|j| d.umask(j))
-            .filter(|u| u.grp() == grp)
-            .map(|u| u.name())
-            .collect();
-        return Err(featcomb(
-            d,
-            format!(
-                "unit masks {} cannot be combined: one of them must be used alone in its group",
-                others.join(" and ")
-            ),
-        ));
+        return Err(ncombo_error(d, grp));
     }
     st.last_grpid = Some(grp);
     st.modhw |= um.modhw();
-    // A code-overriding unit mask holds the unit mask in bits 8-15 and the
-    // event select that replaces the event's in bits 0-7.
-    let overrides = flags & um_flag::CODE_OVERRIDE != 0;
-    st.umask2 |= if overrides { um.code() >> 8 } else { um.code() };
-    st.ugrpmsk |= 1 << grp;
-    if overrides {
-        let code = um.code() & 0xff;
+    st.umask2 |= um.code();
+    st.ugrpmsk |= 1 << (grp & 31);
+    st.modmsk_req |= umask_modifiers_required(um);
+    if flags & um_flag::CODE_OVERRIDE != 0 {
+        let code = umask_event_code(um);
         if st.last_ucode.is_some_and(|l| l != code) {
             return Err(featcomb(
                 d,
@@ -151,6 +162,22 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
         st.reg.set_event_select(code);
     }
     Ok(())
+}
+
+fn ncombo_error(d: &Desc, grp: u32) -> Error {
+    let others: Vec<&str> = d
+        .umask_attrs()
+        .map(|j| d.umask(j))
+        .filter(|u| u.grp() == grp)
+        .map(|u| u.name())
+        .collect();
+    featcomb(
+        d,
+        format!(
+            "unit masks {} cannot be combined: one of them must be used alone in its group",
+            others.join(" and ")
+        ),
+    )
 }
 
 fn apply_raw(st: &mut State, d: &Desc, value: u64) -> Result<()> {
@@ -178,6 +205,16 @@ fn apply_raw(st: &mut State, d: &Desc, value: u64) -> Result<()> {
     Ok(())
 }
 
+fn out_of_range(d: &Desc, what: &str, ival: u64, range: &str) -> Error {
+    Error::new(
+        ErrorKind::AttrValue,
+        format!(
+            "{what}={ival} of {} is out of range [{range}]",
+            d.event_name()
+        ),
+    )
+}
+
 fn apply_modifier(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
     let on = u64::from(ival != 0);
     let reg = &mut st.reg;
@@ -186,13 +223,7 @@ fn apply_modifier(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
         m::E => reg.set_edge(on),
         m::C => {
             if ival > 255 {
-                return Err(Error::new(
-                    ErrorKind::AttrValue,
-                    format!(
-                        "counter mask c={ival} of {} is out of range [0-255]",
-                        d.event_name()
-                    ),
-                ));
+                return Err(out_of_range(d, "counter mask c", ival, "0-255"));
             }
             reg.set_cmask(ival);
         }
@@ -207,19 +238,24 @@ fn apply_modifier(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
         m::T => reg.set_any_thread(on),
         m::LDLAT => {
             if !(1..=65535).contains(&ival) {
-                return Err(Error::new(
-                    ErrorKind::AttrValue,
-                    format!(
-                        "load latency ldlat={ival} of {} is out of range [1-65535]",
-                        d.event_name()
-                    ),
-                ));
+                return Err(out_of_range(d, "load latency ldlat", ival, "1-65535"));
             }
             st.ldlat = ival;
             return Ok(());
         }
         m::INTX => reg.set_intx(on),
         m::INTXCP => reg.set_intxcp(on),
+        m::FE_THRES => {
+            if !(1..=4095).contains(&ival) {
+                return Err(out_of_range(
+                    d,
+                    "front-end threshold fe_thres",
+                    ival,
+                    "1-4095",
+                ));
+            }
+            st.fe_thr = ival;
+        }
         _ => return Ok(()),
     }
     st.umodmsk |= 1 << id;
@@ -242,16 +278,20 @@ fn check_hardwired(st: &State, d: &Desc) -> Result<()> {
     ];
     for (id, name, fixed, asked) in checks {
         if st.modhw & st.umodmsk & (1 << id) != 0 && fixed != asked {
-            return Err(Error::new(
-                ErrorKind::AttrSet,
-                format!(
-                    "{}: the unit mask fixes {name}={fixed}, so {name}={asked} cannot be set",
-                    d.event_name()
-                ),
-            ));
+            return Err(hardwired_error(d, name, fixed, asked));
         }
     }
     Ok(())
+}
+
+fn hardwired_error(d: &Desc, name: &str, fixed: u64, asked: u64) -> Error {
+    Error::new(
+        ErrorKind::AttrSet,
+        format!(
+            "{}: the unit mask fixes {name}={fixed}, so {name}={asked} cannot be set",
+            d.event_name()
+        ),
+    )
 }
 
 /// No privilege-level modifier given: the default levels the PMU supports.
@@ -268,126 +308,59 @@ fn default_plm(st: &mut State, d: &Desc) {
     }
 }
 
-/// Adds the default unit mask of every group in `missing` (a group bit mask).
-fn add_defaults(st: &mut State, d: &mut Desc, missing: u32) -> Result<()> {
-    let ev = d.event;
-    let variant = d.pmu.variant_bit();
-    let grp_excl = ev.flags() & ev_flag::GRP_EXCL != 0;
-    // A default's `excl_grp_gt` limits the later defaults only, not the
-    // unit masks given (libpfm4 works on a copy of the limit).
-    let mut max_grpid = st.max_grpid;
-    for g in 0..32u32 {
-        if missing & (1 << g) == 0 {
-            continue;
-        }
-        let (mut added, mut skip) = (false, false);
-        for j in 0..ev.numasks() {
-            let um = ev.umask(j);
-            if !um.in_variant(variant) || um.grp() != g {
-                continue;
-            }
-            let flags = um.flags();
-            if max_grpid.is_some_and(|mx| g > mx)
-                || flags & um_flag::GRP_DFL_NONE != 0
-                || st
-                    .excl_grp_but_0
-                    .is_some_and(|e| um.grp() != 0 && e != um.grp())
-            {
-                skip = true;
-                continue;
-            }
-            if flags & um_flag::DFL == 0 {
-                continue;
-            }
-            st.umask2 |= um.code();
-            d.attrs.push(Attr {
-                what: AttrRef::Umask(j as u16),
-                ival: 0,
-            });
-            added = true;
-            if grp_excl {
-                return Ok(());
-            }
-            if flags & um_flag::EXCL_GRP_GT != 0 {
-                if max_grpid.is_some() {
-                    return Err(Error::new(
-                        ErrorKind::Umask,
-                        format!("{}: conflicting default unit masks", d.event_name()),
-                    ));
-                }
-                max_grpid = Some(um.grp());
-            }
-        }
-        if !added && !skip {
-            return Err(missing_umask(d, g));
-        }
+/// The modifiers the event and its unit masks require must be exactly the
+/// modifiers given (libpfm4 compares the two masks whole).
+fn check_required_modifiers(st: &State, d: &Desc) -> Result<()> {
+    if st.modmsk_req == 0 || st.umodmsk == st.modmsk_req {
+        return Ok(());
     }
-    Ok(())
-}
-
-fn missing_umask(d: &Desc, g: u32) -> Error {
-    let ev = d.event;
-    let choices: Vec<&str> = ev
-        .umasks()
-        .filter(|u| u.in_variant(d.pmu.variant_bit()) && u.grp() == g)
-        .map(|u| u.name())
+    let names: Vec<&str> = MODIFIERS
+        .iter()
+        .enumerate()
+        .filter(|(id, _)| st.modmsk_req >> id & 1 != 0)
+        .map(|(_, md)| md.name)
         .collect();
-    if choices.is_empty() {
-        return Error::new(
-            ErrorKind::Umask,
-            format!(
-                "{} needs a unit mask, and none of its unit masks exists on PMU {}",
-                d.event_name(),
-                d.pmu.name()
-            ),
-        );
-    }
-    let group = if ev.ngrp() > 1 {
-        format!(" from group {g}")
-    } else {
-        String::new()
-    };
-    Error::new(
-        ErrorKind::Umask,
+    Err(Error::new(
+        ErrorKind::Attr,
         format!(
-            "{} needs a unit mask{group}: one of {}",
+            "{} must be given exactly the modifiers {} (and no other hardware modifier)",
             d.event_name(),
-            choices.join(", ")
+            names.join(", ")
         ),
-    )
+    ))
 }
 
-/// The exclusions between groups that the unit masks given ask for.
-fn check_groups(st: &State, d: &Desc) -> Result<()> {
-    if let Some(g) = st.excl_grp_but_0 {
-        for (k, &n) in st.grpcounts.iter().enumerate().skip(1) {
-            if n > 0 && k as u32 != g {
-                return Err(featcomb(
-                    d,
-                    format!("unit masks of group {k} cannot be combined with those of group {g}"),
-                ));
+/// Precise front-end events: a `fethr` unit mask takes its latency
+/// threshold from `fe_thres=` (or the value it hard-wires, or 1) into the
+/// bubble-length field of the front-end register value.
+fn frontend_threshold(st: &mut State, d: &Desc) -> Result<()> {
+    if d.event.flags() & ev_flag::FRONTEND == 0 || !st.fe_thr_um {
+        return Ok(());
+    }
+    let mut fe = PebsFrontend(st.umask2);
+    let um_thr = fe.idq_bubble_length();
+    if um_thr != 0 {
+        if st.modhw & st.umodmsk & (1 << m::FE_THRES) != 0 {
+            if st.fe_thr != um_thr {
+                return Err(hardwired_error(d, "fe_thres", um_thr, st.fe_thr));
             }
+        } else {
+            st.fe_thr = um_thr;
         }
+    } else if st.fe_thr == 0 {
+        st.fe_thr = FETHR_DEFAULT;
     }
-    if let Some(max) = st.max_grpid {
-        if let Some(um) = d.umask_attrs().map(|j| d.umask(j)).find(|u| u.grp() > max) {
-            return Err(featcomb(
-                d,
-                format!(
-                    "unit mask {} cannot be used with the unit masks chosen before it",
-                    um.name()
-                ),
-            ));
-        }
-    }
+    fe.set_idq_bubble_length(st.fe_thr);
+    st.umask2 = fe.0;
     Ok(())
 }
 
-/// PERFEVTSEL and the second code (offcore response or load latency).
+/// PERFEVTSEL and the second code (offcore response, precise front end or
+/// load latency).
 fn codes(st: &mut State, d: &Desc) -> Result<Vec<u64>> {
     let mut codes = Vec::with_capacity(2);
     codes.push(0u64);
-    if d.event.flags() & ev_flag::OFFCORE != 0 {
+    if d.event.flags() & (ev_flag::OFFCORE | ev_flag::FRONTEND) != 0 {
         codes.push(st.umask2);
         st.umask2 = 0;
     }
@@ -434,18 +407,34 @@ fn write_modifiers(st: &State, d: &mut Desc) {
     values[m::LDLAT as usize] = st.ldlat;
     values[m::INTX as usize] = reg.intx();
     values[m::INTXCP as usize] = reg.intxcp();
-    values[m::FE_THRES as usize] = 0;
+    values[m::FE_THRES as usize] = st.fe_thr;
     d.write_fstr_mods(MODIFIERS, |id| values.get(id as usize).copied());
 }
 
-/// perf_events encoding: raw type, PERFEVTSEL without the bits the kernel
-/// controls, and the extra register in `config1`.
-pub(super) fn encode_perf(d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
+/// perf_events encoding. Core PMUs follow libpfm4's
+/// `pfm_intel_x86_get_perf_encoding`: the raw type (or the type of the PMU's
+/// `perf_name`, when the kernel has it), PERFEVTSEL without the bits the
+/// kernel controls, the second register in `config1`. Uncore PMUs of this
+/// engine (libpfm4's Sandy Bridge and Ivy Bridge client uncore) follow
+/// `pfm_intel_nhm_unc_get_perf_encoding`: the type of `perf_name` or an
+/// error, and only EN and INT cleared.
+pub(super) fn encode_perf(ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
     let codes = encode(d)?;
-    attr.type_ = crate::kernel::PERF_TYPE_RAW;
     let mut reg = PerfEvtSel(codes[0]);
     reg.set_en(0);
     reg.set_int(0);
+    if d.pmu.kind() == PmuKind::Uncore {
+        attr.type_ = uncore_perf_type(ctx, d)?;
+        attr.config = reg.0;
+        return Ok(codes);
+    }
+    // libpfm4 keeps the raw type only when the name is "not supported";
+    // any other negative number read becomes the type as it is.
+    attr.type_ = match d.pmu.perf_name().map(|name| perf_type(ctx, name)) {
+        Some(Ok(t)) => t,
+        Some(Err(Some(v))) => v as u32,
+        None | Some(Err(None)) => crate::kernel::PERF_TYPE_RAW,
+    };
     reg.set_os(0);
     reg.set_usr(0);
     attr.config = reg.0;
@@ -453,9 +442,119 @@ pub(super) fn encode_perf(d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>>
         let has_ldlat = d
             .umask_attrs()
             .any(|j| d.umask(j).flags() & um_flag::LDLAT != 0);
-        if d.event.flags() & ev_flag::OFFCORE != 0 || has_ldlat {
+        if d.event.flags() & (ev_flag::OFFCORE | ev_flag::FRONTEND) != 0 || has_ldlat {
             attr.config1 = second;
         }
     }
     Ok(codes)
+}
+
+/// The perf_events type of an uncore PMU: its `perf_name`'s, or libpfm4's
+/// error (not supported; a negative number read is returned as the error).
+fn uncore_perf_type(ctx: &Ctx, d: &Desc) -> Result<u32> {
+    let not_supported = || {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!(
+                "the kernel exposes no perf_events PMU for {} (no readable type under {})",
+                d.pmu.name(),
+                crate::host::EVENT_SOURCES
+            ),
+        )
+    };
+    let name = d.pmu.perf_name().ok_or_else(not_supported)?;
+    match perf_type(ctx, name) {
+        Ok(t) => Ok(t),
+        Err(None) => Err(not_supported()),
+        Err(Some(v)) => Err(Error::new(
+            ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported),
+            format!("the perf_events type of {name} reads as {v}"),
+        )),
+    }
+}
+
+/// The type number of perf_events PMU `name`, as libpfm4's
+/// `find_pmu_type_by_name` reads it (`fscanf("%d")`): `Err(None)` where it
+/// reports "not supported" (no file, no number, or -1), `Err(Some(v))` for
+/// another negative number.
+fn perf_type(ctx: &Ctx, name: &str) -> std::result::Result<u32, Option<i32>> {
+    let text = ctx.host.perf_pmu_type(name).ok_or(None)?;
+    let t = text.trim_start();
+    let end = t
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
+        .map_or(t.len(), |(i, _)| i);
+    let v = t[..end].parse::<i64>().map_err(|_| None)? as i32;
+    match v {
+        -1 => Err(None),
+        v if v < 0 => Err(Some(v)),
+        v => Ok(v as u32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::Offer;
+    use crate::host::Host;
+    use crate::library::Library;
+    use crate::model::{Os, Vendor};
+    use crate::tables::PmuDesc;
+
+    fn nhm_desc(event: &str) -> Desc {
+        let pmu = PmuDesc::by_name("nhm").expect("nhm table");
+        let ev = pmu.find_event(event, |_| true).expect("event");
+        Desc::new(pmu, ev, Os::None, Plm::DEFAULT, Offer::default())
+    }
+
+    #[test]
+    fn required_groups() {
+        let d = nhm_desc("ARITH");
+        assert!(check_required_groups(0b01, 0b11, &d).is_ok());
+        assert!(check_required_groups(0, 0, &d).is_ok());
+        let e = check_required_groups(0b110, 0b011, &d).expect_err("group 2 missing");
+        assert_eq!(e.kind(), ErrorKind::FeatureCombination);
+    }
+
+    /// libpfm4 compares the required modifiers with the given ones whole:
+    /// one missing or one more is an attribute error.
+    #[test]
+    fn required_modifiers_are_exact() {
+        let d = nhm_desc("ARITH");
+        let req = 1 << m::FE_THRES;
+        let st = |umodmsk| State {
+            modmsk_req: req,
+            umodmsk,
+            ..State::default()
+        };
+        assert!(check_required_modifiers(&st(req), &d).is_ok());
+        assert!(check_required_modifiers(&State::default(), &d).is_ok());
+        for given in [0, req | 1 << m::C, 1 << m::C] {
+            let e = check_required_modifiers(&st(given), &d).expect_err("not exact");
+            assert_eq!(e.kind(), ErrorKind::Attr);
+        }
+    }
+
+    #[test]
+    fn perf_type_reads_like_fscanf() {
+        let ctx_for = |text: &str| {
+            Library::with_host(
+                Host::synthetic(Vendor::Intel, 6, 26)
+                    .with_file("/sys/bus/event_source/devices/power/type", text),
+            )
+        };
+        for (text, want) in [
+            ("12\n", Ok(12)),
+            ("  7 junk", Ok(7)),
+            ("-1", Err(None)),
+            ("-5", Err(Some(-5))),
+            ("x1", Err(None)),
+            ("", Err(None)),
+        ] {
+            let lib = ctx_for(text);
+            assert_eq!(perf_type(lib.ctx(), "power"), want, "{text:?}");
+        }
+        let lib = ctx_for("1");
+        assert_eq!(perf_type(lib.ctx(), "absent"), Err(None));
+    }
 }

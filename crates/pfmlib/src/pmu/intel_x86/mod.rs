@@ -26,6 +26,7 @@ pub(crate) mod pmu_flag {
     pub const SPEC: u32 = bit(PF, "spec");
     pub const EXTPEBS: u32 = bit(PF, "extpebs");
     pub const ARCH: u32 = bit(PF, "arch");
+    pub const NO_SMPL: u32 = bit(PF, "no_smpl");
 }
 
 /// Event flags.
@@ -35,6 +36,9 @@ pub(crate) mod ev_flag {
     pub const GRP_EXCL: u32 = bit(EF, "grp_excl");
     pub const OFFCORE: u32 = bit(EF, "offcore");
     pub const SPEC: u32 = bit(EF, "spec");
+    pub const FRONTEND: u32 = bit(EF, "frontend");
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const NO_AUTOENCODE: u32 = bit(EF, "no_autoencode");
 }
 
 /// Unit-mask flags.
@@ -48,6 +52,10 @@ pub(crate) mod um_flag {
     pub const LDLAT: u32 = bit(UF, "ldlat");
     pub const EXCL_GRP_BUT_0: u32 = bit(UF, "excl_grp_but_0");
     pub const CODE_OVERRIDE: u32 = bit(UF, "code_override");
+    pub const GRP_REQ: u32 = bit(UF, "grp_req");
+    pub const FETHR: u32 = bit(UF, "fethr");
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const NO_AUTOENCODE: u32 = bit(UF, "no_autoencode");
 }
 
 /// Hardware modifier ids (attribute code and bit of the modifier mask).
@@ -69,13 +77,75 @@ use modifier_id as m;
 
 /// Extra event word: CPUID.0AH:EBX bit + 1 (0: always there).
 const EXT_CPUID_BIT: usize = ext(defs::EVENT_EXT, "cpuid_bit");
+/// Extra event word: modifiers the event must be given (bit = modifier id).
+const EXT_MODS_REQUIRED: usize = ext(defs::EVENT_EXT, "modifiers_required");
 /// Extra unit-mask words: the unit mask's own counter mask (low, high).
 const UMASK_EXT_CNTMSK: usize = ext(defs::UMASK_EXT, "cntmsk");
+/// Extra unit-mask word: the group it requires + 1 (0: none).
+const UMASK_EXT_REQ_GRP: usize = ext(defs::UMASK_EXT, "req_grp");
+/// Extra unit-mask word: modifiers it requires (bit = modifier id).
+const UMASK_EXT_MODS_REQUIRED: usize = ext(defs::UMASK_EXT, "modifiers_required");
+/// Extra unit-mask word: the event select it substitutes + 1 (0: none).
+const UMASK_EXT_EVENT_CODE: usize = ext(defs::UMASK_EXT, "event_code");
 
 /// Counters unit mask `um` may use, if it restricts them (libpfm4's `ucntmsk`).
 pub(crate) fn umask_cntmsk(um: UmaskDesc) -> Option<u64> {
     let m = u64::from(um.ext(UMASK_EXT_CNTMSK)) | u64::from(um.ext(UMASK_EXT_CNTMSK + 1)) << 32;
     (m != 0).then_some(m)
+}
+
+/// Modifiers event `ev` must be given (libpfm4's `modmsk_req`).
+pub(crate) fn event_modifiers_required(ev: EventDesc) -> u32 {
+    ev.ext(EXT_MODS_REQUIRED)
+}
+
+/// Modifiers an event must be given when unit mask `um` is used
+/// (libpfm4's `umodmsk_req`).
+pub(crate) fn umask_modifiers_required(um: UmaskDesc) -> u32 {
+    um.ext(UMASK_EXT_MODS_REQUIRED)
+}
+
+/// The group whose unit mask `um` needs (`grp_req` unit masks).
+pub(crate) fn umask_req_grp(um: UmaskDesc) -> Option<u32> {
+    um.ext(UMASK_EXT_REQ_GRP).checked_sub(1)
+}
+
+/// libpfm4's 16-bit `grpid` of a unit mask: the group, and the required
+/// group in bits 8-15. The comparisons libpfm4 makes on the whole field
+/// (defaults, groups above an exclusive one) use it.
+pub(crate) fn full_grpid(um: UmaskDesc) -> u32 {
+    um.grp() | umask_req_grp(um).map_or(0, |g| (g & 0xff) << 8)
+}
+
+/// The event select a `code_override` unit mask puts in place of the
+/// event's (0 when the data gives none).
+pub(crate) fn umask_event_code(um: UmaskDesc) -> u64 {
+    u64::from(um.ext(UMASK_EXT_EVENT_CODE).saturating_sub(1))
+}
+
+/// libpfm4's whole `ucode` of a unit mask: the unit-mask bits from bit 8 up
+/// and, for a `code_override` unit mask, its event select in bits 0-7.
+pub(crate) fn umask_ucode(um: UmaskDesc) -> u64 {
+    let code = um.code() << 8;
+    if um.flags() & um_flag::CODE_OVERRIDE != 0 {
+        code | umask_event_code(um)
+    } else {
+        code
+    }
+}
+
+/// May libpfm4's table validation encode unit mask `attr` (an attribute
+/// index) of event `ev` on its own? Not when the event or that unit mask
+/// is marked `no_autoencode` (libpfm4's `can_auto_encode`; it indexes the
+/// unit mask with the attribute index, unfiltered, as this does). Kept for
+/// the table validation of the C interface (`pfm_pmu_validate`), which has
+/// no caller in this crate yet.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn can_auto_encode(ev: EventDesc, attr: usize) -> bool {
+    if ev.flags() & ev_flag::NO_AUTOENCODE != 0 || attr >= ev.numasks() {
+        return false;
+    }
+    ev.umask(attr).flags() & um_flag::NO_AUTOENCODE == 0
 }
 
 /// Extra PMU word: width of a raw unit mask on an offcore event.
@@ -186,9 +256,11 @@ impl Engine for IntelX86 {
     fn umask_info(&self, pmu: PmuDesc, ev: EventDesc, um: UmaskDesc) -> UmaskInfo {
         let precise = um.flags() & um_flag::PEBS != 0;
         UmaskInfo {
-            // A code-overriding unit mask reports its whole code (unit mask
-            // and event select), as libpfm4 does.
-            code: um.code(),
+            code: if um.flags() & um_flag::CODE_OVERRIDE != 0 {
+                umask_ucode(um)
+            } else {
+                um.code()
+            },
             is_dfl: um.flags() & um_flag::DFL != 0,
             flags: EventFlags {
                 precise,
@@ -204,8 +276,9 @@ impl Engine for IntelX86 {
 
     /// With perf_events: `u`/`k` are perf's exclude bits, there is no `h`
     /// (no hypervisor level on Intel), `precise` only with PEBS, `hw_smpl`
-    /// only with extended PEBS and no PEBS, and no privilege-level filters
-    /// at all on a PMU without any.
+    /// only with extended PEBS and no PEBS, no sampling attributes on a PMU
+    /// that cannot sample, and no privilege-level filters at all on a PMU
+    /// without any (libpfm4's `pfm_intel_x86_perf_validate_pattrs`).
     fn offer(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc, os: Os) -> Offer {
         let mods = modmsk(ctx, pmu, ev);
         if os == Os::None {
@@ -213,11 +286,13 @@ impl Engine for IntelX86 {
         }
         let pebs = has_pebs(pmu, ev);
         let hws = pmu.flags() & pmu_flag::EXTPEBS != 0;
+        let no_smpl = pmu.flags() & pmu_flag::NO_SMPL != 0;
         let no_plm = pmu.supported_plm() == 0;
         offer_of(os, mods, (1 << m::U) | (1 << m::K), |id| {
             !((id == pa::PRECISE && !pebs)
                 || (id == pa::HW_SMPL && (!hws || pebs))
                 || id == pa::H
+                || (no_smpl && matches!(id, pa::FREQ | pa::PRECISE | pa::PERIOD))
                 || (no_plm && matches!(id, pa::U | pa::K | pa::MG | pa::MH)))
         })
     }
@@ -226,7 +301,70 @@ impl Engine for IntelX86 {
         encode::encode(d)
     }
 
-    fn encode_perf(&self, _ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
-        encode::encode_perf(d, attr)
+    fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
+        encode::encode_perf(ctx, d, attr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn intel_events() -> impl Iterator<Item = (PmuDesc, EventDesc)> {
+        PmuDesc::all()
+            .filter(|p| {
+                crate::defs::FAMILIES
+                    .get(p.family())
+                    .is_some_and(|f| f.name == "intel_x86")
+            })
+            .flat_map(|p| p.events().map(move |e| (p, e)))
+    }
+
+    /// A `code_override` unit mask names the event select it puts in place
+    /// (`event_code`), and only such unit masks do; a hard-wired front-end
+    /// threshold belongs to a `fethr` unit mask of a `frontend` event.
+    #[test]
+    fn override_and_frontend_keys_are_consistent() {
+        for (p, ev) in intel_events() {
+            for um in ev.umasks() {
+                let what = format!("{}::{}:{}", p.name(), ev.name(), um.name());
+                let overrides = um.flags() & um_flag::CODE_OVERRIDE != 0;
+                assert_eq!(overrides, um.ext(UMASK_EXT_EVENT_CODE) != 0, "{what}");
+                if um.modhw() & (1 << m::FE_THRES) != 0 {
+                    assert!(um.flags() & um_flag::FETHR != 0, "{what}");
+                    assert!(ev.flags() & ev_flag::FRONTEND != 0, "{what}");
+                }
+                if um.flags() & um_flag::GRP_REQ != 0 {
+                    assert!(umask_req_grp(um).is_some_and(|g| g < ev.ngrp()), "{what}");
+                }
+            }
+        }
+    }
+
+    /// libpfm4's ucode of a `code_override` unit mask: event select in the
+    /// low byte (icl's TOPDOWN:SLOTS_P is 0x01a4).
+    #[test]
+    fn override_codes() {
+        let icl = PmuDesc::by_name("icl").expect("icl");
+        let ev = icl.find_event("TOPDOWN", |_| true).expect("TOPDOWN");
+        let i = ev
+            .find_umask(b"SLOTS_P", |_| true)
+            .expect("SLOTS_P unit mask");
+        assert_eq!(umask_ucode(ev.umask(i)), 0x01a4);
+        assert_eq!(umask_event_code(ev.umask(i)), 0xa4);
+    }
+
+    /// Only libpfm4's table validation looks at `no_autoencode`.
+    #[test]
+    fn auto_encoding() {
+        let skl = PmuDesc::by_name("skl").expect("skl");
+        let ev = skl
+            .find_event("MEM_TRANS_RETIRED", |_| true)
+            .expect("MEM_TRANS_RETIRED");
+        let names: Vec<&str> = ev.umasks().map(|u| u.name()).collect();
+        assert_eq!(names, ["LOAD_LATENCY", "LATENCY_ABOVE_THRESHOLD"]);
+        assert!(can_auto_encode(ev, 0));
+        assert!(!can_auto_encode(ev, 1));
+        assert!(!can_auto_encode(ev, 2));
     }
 }
