@@ -16,6 +16,11 @@ fn all_hosts_lib() -> Library {
     Library::with_host(h)
 }
 
+/// Events libpfm4 4.13 lists twice under one name (the second copy is
+/// kept, so event indexes match, and can only be reached by index):
+/// PMU name prefix and event.
+const LIBPFM4_DUPLICATES: &[(&str, &str)] = &[("hswep_unc_ha", "UNC_H_SBO0_CREDIT_OCCUPANCY")];
+
 #[test]
 fn every_table_is_consistent() {
     let lib = all_hosts_lib();
@@ -25,7 +30,11 @@ fn every_table_is_consistent() {
         for ev in pmu.events() {
             let info = ev.info(Os::None);
             let ctx = format!("{}::{}", pmu.name(), info.name);
-            if !names.insert(info.name.to_ascii_uppercase()) {
+            if !names.insert(info.name.to_ascii_uppercase())
+                && !LIBPFM4_DUPLICATES
+                    .iter()
+                    .any(|(p, e)| pmu.name().starts_with(p) && info.name == *e)
+            {
                 problems.push(format!("{ctx}: duplicate event name"));
             }
             if info.desc.trim().is_empty() {
@@ -76,7 +85,20 @@ fn every_table_is_consistent() {
                     lib.encode(&format!("{ctx}:{}", a.name), pfmlib::Plm::DEFAULT, Os::None)
                         .is_ok()
                 });
-            if alone.is_err() && !with_umask {
+            // An event that requires a modifier (libpfm4's modmsk_req, e.g.
+            // a frequency band's ff=) encodes once it is given.
+            let with_modifier = attrs
+                .iter()
+                .filter(|a| a.attr_type == AttrType::ModInteger)
+                .any(|a| {
+                    lib.encode(
+                        &format!("{ctx}:{}=1", a.name),
+                        pfmlib::Plm::DEFAULT,
+                        Os::None,
+                    )
+                    .is_ok()
+                });
+            if alone.is_err() && !with_umask && !with_modifier {
                 problems.push(format!(
                     "{ctx}: cannot be encoded at all ({:?})",
                     alone.err()
