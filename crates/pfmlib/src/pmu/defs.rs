@@ -208,6 +208,8 @@ pub mod amd64;
 pub mod ia64;
 #[path = "intel_nhm_unc/defs.rs"]
 pub mod intel_nhm_unc;
+#[path = "intel_snbep_unc/defs.rs"]
+pub mod intel_snbep_unc;
 #[path = "intel_x86/defs.rs"]
 pub mod intel_x86;
 #[path = "perf/defs.rs"]
@@ -215,10 +217,11 @@ pub mod perf;
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 5] = [
+pub static FAMILIES: [&FamilyDefs; 6] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
     &intel_nhm_unc::DEFS,
     &ia64::DEFS,
+    &intel_snbep_unc::DEFS,
 ];
