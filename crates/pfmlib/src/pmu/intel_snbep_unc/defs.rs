@@ -77,7 +77,7 @@ pub const MODIFIERS: &[ModDef] = &[
     ModDef::new(
         "cf",
         ModKind::Int,
-        "match one core [0-15]; bit 3 selects requests not tied to a thread",
+        "core id to match [0-15]; the filter field keeps the low 3 bits",
     ),
     ModDef::new(
         "nf",
@@ -100,7 +100,7 @@ pub const MODIFIERS: &[ModDef] = &[
     ModDef::new(
         "cf",
         ModKind::Int,
-        "match one core [0-63]; bit 5 selects requests not tied to a thread",
+        "core id to match [0-63]; the filter field keeps the low 5 bits",
     ),
     ModDef::new("tf", ModKind::Int, "match one hardware thread [0-3]"),
     ModDef::new("cf", ModKind::Int, "match one source (core) id [0-63]"),

@@ -349,7 +349,7 @@ fn write_fstr_modifiers(st: &State, d: &mut Desc) {
         let Some(m) = super::defs::MODIFIERS.get(id as usize) else {
             continue;
         };
-        match fstr_value(st, d.event, id) {
+        match fstr_value(st, id) {
             Some(v) if id == mod_id::ADDR => d.fstr.push(&format!(":{}=0x{v:x}", m.name)),
             Some(v) => d.push_fstr_val(m.name, v),
             None => {}

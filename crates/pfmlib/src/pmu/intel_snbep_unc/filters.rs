@@ -11,7 +11,6 @@ use super::regs::{
 };
 use crate::desc::Desc;
 use crate::error::{Error, ErrorKind, Result};
-use crate::tables::EventDesc;
 
 /// Event code of the PCU's first frequency-band event (bands 0-3 follow).
 const PCU_FREQ_BAND0_CODE: i64 = 0xb;
@@ -203,8 +202,7 @@ fn apply_filter1_bit(st: &mut State, d: &Desc, id: u64, ival: u64, on: u64) -> R
 
 /// The value the fully-qualified string shows for modifier `id` (`None`:
 /// not shown).
-pub(super) fn fstr_value(st: &State, ev: EventDesc, id: u64) -> Option<u64> {
-    let _ = ev;
+pub(super) fn fstr_value(st: &State, id: u64) -> Option<u64> {
     let (c, p) = (BoxCtl(st.reg), PcuCtl(st.reg));
     let (f0, f1) = (st.filters[0], st.filters[1]);
     let v = match id {

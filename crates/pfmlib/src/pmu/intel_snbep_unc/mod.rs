@@ -21,7 +21,7 @@ mod regs;
 
 use super::{Engine, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, modifier, FamilyDefs};
+use crate::defs::{bit, ext, FamilyDefs};
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
 use crate::host::Host;
@@ -59,30 +59,35 @@ pub(crate) mod um_flag {
     pub const GRP_REQ: u32 = bit(UF, "grp_req");
 }
 
-/// Modifier ids (libpfm4's attribute index, the attribute code).
+/// Modifier ids (libpfm4's attribute index, the attribute code), by their
+/// unique data names.
 pub(crate) mod mod_id {
-    use super::*;
-    pub const E: u64 = modifier(MODIFIERS, "e");
-    pub const I: u64 = modifier(MODIFIERS, "i");
-    pub const T8: u64 = 2;
-    pub const T5: u64 = 3;
-    pub const TF: u64 = 4;
-    pub const CF: u64 = 5;
-    pub const NF: u64 = 6;
-    pub const FF: u64 = modifier(MODIFIERS, "ff");
-    pub const ADDR: u64 = modifier(MODIFIERS, "addr");
-    pub const NF1: u64 = 9;
-    pub const ISOC: u64 = modifier(MODIFIERS, "isoc");
-    pub const NC: u64 = modifier(MODIFIERS, "nc");
-    pub const CF1: u64 = 12;
-    pub const TF1: u64 = 13;
-    pub const CF2: u64 = 14;
-    pub const LOC: u64 = modifier(MODIFIERS, "loc");
-    pub const REM: u64 = modifier(MODIFIERS, "rem");
-    pub const LMEM: u64 = modifier(MODIFIERS, "lmem");
-    pub const RMEM: u64 = modifier(MODIFIERS, "rmem");
-    pub const DNID: u64 = modifier(MODIFIERS, "dnid");
-    pub const RCSNID: u64 = modifier(MODIFIERS, "rcsnid");
+    use super::defs::MOD_KEYS;
+    use crate::defs::position;
+    const fn id(key: &str) -> u64 {
+        position(MOD_KEYS, key) as u64
+    }
+    pub const E: u64 = id("e");
+    pub const I: u64 = id("i");
+    pub const T8: u64 = id("t8");
+    pub const T5: u64 = id("t5");
+    pub const TF: u64 = id("tf");
+    pub const CF: u64 = id("cf");
+    pub const NF: u64 = id("nf");
+    pub const FF: u64 = id("ff");
+    pub const ADDR: u64 = id("addr");
+    pub const NF1: u64 = id("nf1");
+    pub const ISOC: u64 = id("isoc");
+    pub const NC: u64 = id("nc");
+    pub const CF1: u64 = id("cf1");
+    pub const TF1: u64 = id("tf1");
+    pub const CF2: u64 = id("cf2");
+    pub const LOC: u64 = id("loc");
+    pub const REM: u64 = id("rem");
+    pub const LMEM: u64 = id("lmem");
+    pub const RMEM: u64 = id("rmem");
+    pub const DNID: u64 = id("dnid");
+    pub const RCSNID: u64 = id("rcsnid");
 }
 
 /// Extra event word: the modifiers the event takes.
@@ -211,14 +216,30 @@ mod tests {
         for (k, m) in MOD_KEYS.iter().zip(MODIFIERS) {
             assert!(k.starts_with(m.name), "{k} / {}", m.name);
         }
-        assert_eq!(MOD_KEYS[mod_id::T5 as usize], "t5");
-        assert_eq!(MOD_KEYS[mod_id::NF1 as usize], "nf1");
-        assert_eq!(MOD_KEYS[mod_id::CF1 as usize], "cf1");
-        assert_eq!(MOD_KEYS[mod_id::TF1 as usize], "tf1");
-        assert_eq!(MOD_KEYS[mod_id::CF2 as usize], "cf2");
-        assert_eq!(MOD_KEYS[mod_id::T8 as usize], "t8");
-        assert_eq!(MOD_KEYS[mod_id::TF as usize], "tf");
-        assert_eq!(MOD_KEYS[mod_id::CF as usize], "cf");
-        assert_eq!(MOD_KEYS[mod_id::NF as usize], "nf");
+        // libpfm4's attribute indexes (SNBEP_UNC_ATTR_*).
+        let ids = [
+            mod_id::E,
+            mod_id::I,
+            mod_id::T8,
+            mod_id::T5,
+            mod_id::TF,
+            mod_id::CF,
+            mod_id::NF,
+            mod_id::FF,
+            mod_id::ADDR,
+            mod_id::NF1,
+            mod_id::ISOC,
+            mod_id::NC,
+            mod_id::CF1,
+            mod_id::TF1,
+            mod_id::CF2,
+            mod_id::LOC,
+            mod_id::REM,
+            mod_id::LMEM,
+            mod_id::RMEM,
+            mod_id::DNID,
+            mod_id::RCSNID,
+        ];
+        assert!(ids.iter().enumerate().all(|(i, &id)| id == i as u64));
     }
 }
