@@ -25,6 +25,9 @@ pub(crate) struct Ctx {
     pub core_plm: Option<u32>,
     /// The PMU forced active whatever the host (`LIBPFM_FORCE_PMU`).
     pub forced: Option<PmuDesc>,
+    /// A PMU was forced (found or not): no PMU ran its detection, so
+    /// nothing was learned of the host that way.
+    pub forcing: bool,
 }
 
 fn set(bits: &mut [u64], i: usize) {
@@ -45,6 +48,7 @@ impl Ctx {
         mut active: Vec<PmuDesc>,
         encode_inactive: bool,
         forced: Option<PmuDesc>,
+        forcing: bool,
     ) -> Ctx {
         active.sort_by_key(|p| (p.rank(), p.id()));
         let words = PmuDesc::all().count().div_ceil(64);
@@ -67,6 +71,7 @@ impl Ctx {
             encode_inactive,
             core_plm,
             forced,
+            forcing,
         }
     }
 

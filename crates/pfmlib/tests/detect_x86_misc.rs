@@ -132,13 +132,15 @@ fn intel_rapl_models_and_event_lists() {
         assert!(!active(h.clone()).contains(&"rapl"));
         assert_eq!(rapl_events(h), client);
     }
-    // A forced PMU skips detection: the default (client) list.
-    let forced = Library::new(intel(63), pfmlib::Options::new().force_pmu("rapl"));
-    let names: Vec<_> = forced
-        .pmu("rapl")
-        .map(|p| p.events().map(|e| e.name()).collect())
-        .unwrap_or_default();
-    assert_eq!(names, client);
+    // A forced PMU skips detection: the default (client) list; it is
+    // active only where the kernel publishes it.
+    for (h, active) in [(intel(63), false), (with_power(63), true)] {
+        let forced = Library::new(h, pfmlib::Options::new().force_pmu("rapl"));
+        let rapl = forced.pmu("rapl").expect("rapl");
+        assert_eq!(rapl.info().is_present, active);
+        let names: Vec<_> = rapl.events().map(|e| e.name()).collect();
+        assert_eq!(names, client);
+    }
 }
 
 #[test]

@@ -54,6 +54,11 @@ fn entry_umasks(lib: &Library, name: &str, idx: u32) -> usize {
         .unwrap_or(0)
 }
 
+/// Events libpfm4 4.13 lists twice under one name (the second copy is
+/// kept, so event indexes match, and can only be reached by index):
+/// PMU name prefix and event.
+const LIBPFM4_DUPLICATES: &[(&str, &str)] = &[("hswep_unc_ha", "UNC_H_SBO0_CREDIT_OCCUPANCY")];
+
 #[test]
 fn every_table_is_consistent() {
     let lib = all_hosts_lib();
@@ -63,7 +68,11 @@ fn every_table_is_consistent() {
         for ev in pmu.events() {
             let info = ev.info(Os::None);
             let ctx = format!("{}::{}", pmu.name(), info.name);
-            if !names.insert(info.name.to_ascii_uppercase()) {
+            if !names.insert(info.name.to_ascii_uppercase())
+                && !LIBPFM4_DUPLICATES
+                    .iter()
+                    .any(|(p, e)| pmu.name().starts_with(p) && info.name == *e)
+            {
                 problems.push(format!("{ctx}: duplicate event name"));
             }
             if info.desc.trim().is_empty() {
@@ -118,7 +127,21 @@ fn every_table_is_consistent() {
                     lib.encode(&format!("{ctx}:{}", a.name), pfmlib::Plm::DEFAULT, Os::None)
                         .is_ok()
                 });
-            if alone.is_err() && !with_umask && !known("cannot be encoded", &ctx) {
+            // An event that requires a modifier (libpfm4's modmsk_req, e.g.
+            // a frequency band's ff=) encodes once it is given.
+            let with_modifier = attrs
+                .iter()
+                .filter(|a| a.attr_type == AttrType::ModInteger)
+                .any(|a| {
+                    lib.encode(
+                        &format!("{ctx}:{}=1", a.name),
+                        pfmlib::Plm::DEFAULT,
+                        Os::None,
+                    )
+                    .is_ok()
+                });
+            if alone.is_err() && !with_umask && !with_modifier && !known("cannot be encoded", &ctx)
+            {
                 problems.push(format!(
                     "{ctx}: cannot be encoded at all ({:?})",
                     alone.err()

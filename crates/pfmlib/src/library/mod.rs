@@ -57,7 +57,14 @@ impl Library {
     pub fn new(host: Host, options: Options) -> Library {
         let (visible, active, forced) = select_pmus(&host, &options);
         Library {
-            ctx: Ctx::new(host, &visible, active, options.encode_inactive, forced),
+            ctx: Ctx::new(
+                host,
+                &visible,
+                active,
+                options.encode_inactive,
+                forced,
+                options.force_pmu.is_some(),
+            ),
             options,
         }
     }
@@ -133,7 +140,8 @@ fn select_pmus(host: &Host, o: &Options) -> (Vec<PmuDesc>, Vec<PmuDesc>, Option<
     let (mut visible, mut active) = (Vec::new(), Vec::new());
     let Some(forced) = o.force_pmu.as_deref() else {
         for p in order {
-            if engine(p).detect(p, host) {
+            let e = engine(p);
+            if e.detect(p, host) && e.os_exported(p, host) {
                 active.push(p);
             }
             visible.push(p);
@@ -142,7 +150,8 @@ fn select_pmus(host: &Host, o: &Options) -> (Vec<PmuDesc>, Vec<PmuDesc>, Option<
     };
     for p in order {
         visible.push(p);
-        if options::matches_forced(p.name(), forced) {
+        // A forced PMU the OS does not publish is passed over (libpfm4).
+        if options::matches_forced(p.name(), forced) && engine(p).os_exported(p, host) {
             active.push(p);
             return (visible, active, Some(p));
         }

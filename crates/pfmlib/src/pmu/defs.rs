@@ -210,6 +210,8 @@ pub mod ia64;
 pub mod intel_nhm_unc;
 #[path = "intel_snb_unc/defs.rs"]
 pub mod intel_snb_unc;
+#[path = "intel_snbep_unc/defs.rs"]
+pub mod intel_snbep_unc;
 #[path = "intel_x86/defs.rs"]
 pub mod intel_x86;
 #[path = "netburst/defs.rs"]
@@ -223,7 +225,7 @@ pub mod rapl;
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 9] = [
+pub static FAMILIES: [&FamilyDefs; 10] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -233,4 +235,5 @@ pub static FAMILIES: [&FamilyDefs; 9] = [
     &perf_raw::DEFS,
     &rapl::DEFS,
     &intel_snb_unc::DEFS,
+    &intel_snbep_unc::DEFS,
 ];

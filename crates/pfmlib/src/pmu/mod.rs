@@ -12,6 +12,7 @@ pub(crate) mod amd64;
 pub(crate) mod ia64;
 pub(crate) mod intel_nhm_unc;
 pub(crate) mod intel_snb_unc;
+pub(crate) mod intel_snbep_unc;
 pub(crate) mod intel_x86;
 pub(crate) mod netburst;
 pub(crate) mod perf;
@@ -85,6 +86,14 @@ pub(crate) trait Engine: Sync {
         ev.index()
     }
 
+    /// Does the OS publish `pmu` where libpfm4 asks it to (its per-OS
+    /// detection, run after [`Engine::detect`] and for a forced PMU too)?
+    /// Default: nothing to check.
+    fn os_exported(&self, pmu: PmuDesc, host: &Host) -> bool {
+        let _ = (pmu, host);
+        true
+    }
+
     /// Is event `ev` of `pmu` there on this host? Default: its variant has it.
     fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {
         let _ = ctx;
@@ -145,7 +154,7 @@ pub(crate) trait Engine: Sync {
 }
 
 /// Every engine, by family id (the order of [`defs::FAMILIES`]).
-static ENGINES: [&dyn Engine; 9] = [
+static ENGINES: [&dyn Engine; 10] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
@@ -155,7 +164,15 @@ static ENGINES: [&dyn Engine; 9] = [
     &perf_raw::PerfRaw,
     &rapl::Rapl,
     &intel_snb_unc::SnbUncore,
+    &intel_snbep_unc::SnbepUncore,
 ];
+
+/// With perf_events, does the kernel publish PMU `name` under
+/// `/sys/devices` (libpfm4's perf_events detection of uncore and RAPL
+/// PMUs)? Without perf_events there is nothing to ask.
+pub(crate) fn perf_exports(host: &Host, name: Option<&str>) -> bool {
+    !host.perf_events || name.is_some_and(|n| host.file_exists(&format!("/sys/devices/{n}")))
+}
 
 /// The engine of `pmu`'s family.
 #[inline]

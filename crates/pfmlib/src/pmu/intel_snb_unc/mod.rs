@@ -34,10 +34,11 @@ impl Engine for SnbUncore {
     /// (`/sys/devices/uncore_cbox_N`), as libpfm4 checks both.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         cpu_matches(pmu, host)
-            && (!host.perf_events
-                || pmu
-                    .perf_name()
-                    .is_some_and(|n| host.file_exists(&format!("/sys/devices/{n}"))))
+    }
+
+    /// With perf_events, the kernel must publish the C-Box.
+    fn os_exported(&self, pmu: PmuDesc, host: &Host) -> bool {
+        super::perf_exports(host, pmu.perf_name())
     }
 
     fn event_flags(&self, pmu: PmuDesc, ev: EventDesc) -> EventFlags {

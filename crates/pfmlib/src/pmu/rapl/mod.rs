@@ -50,7 +50,7 @@ pub(crate) struct Rapl;
 pub(crate) fn event_set(ctx: &Ctx) -> u32 {
     let by_name = |n: &str| position(defs::EVENT_SETS, n);
     let h = &ctx.host;
-    if ctx.forced.is_some() || h.vendor != Vendor::Intel || h.family != 6 {
+    if ctx.forcing || h.vendor != Vendor::Intel || h.family != 6 {
         return by_name("client");
     }
     if SKL_CLIENT_MODELS.contains(&h.model) {
@@ -82,15 +82,19 @@ impl Engine for Rapl {
     }
 
     /// Intel: family 6 and one of the listed models; AMD: Zen 2 or Zen 3.
-    /// With `os_detect`, the kernel must also expose the PMU when it has
-    /// perf_events.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
-        let cpu = if pmu.vendor() == Some(Vendor::Amd) {
+        if pmu.vendor() == Some(Vendor::Amd) {
             amd_zen2_or_zen3(host)
         } else {
             cpu_matches(pmu, host)
-        };
-        cpu && (pmu.flags() & PMU_OS_DETECT == 0 || os_exposes(pmu, host))
+        }
+    }
+
+    /// With `os_detect`, the kernel must also expose the PMU when it has
+    /// perf_events.
+    fn os_exported(&self, pmu: PmuDesc, host: &Host) -> bool {
+        pmu.flags() & PMU_OS_DETECT == 0
+            || super::perf_exports(host, Some(pmu.perf_name().unwrap_or("power")))
     }
 
     fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {
@@ -153,13 +157,6 @@ const AMD_GUEST_HOST: u64 = 3 << 40;
 
 /// Does the kernel expose `pmu` (`/sys/devices/<perf_name>`)? Asked only
 /// when it has perf_events, as libpfm4 asks only its perf_events layer.
-fn os_exposes(pmu: PmuDesc, host: &Host) -> bool {
-    if !host.perf_events {
-        return true;
-    }
-    let name = pmu.perf_name().unwrap_or("power");
-    host.file_exists(&format!("/sys/devices/{name}"))
-}
 
 /// The type of the kernel's perf_events PMU `name` where it is required
 /// (libpfm4's uncore and AMD encoders): no file or no number is "not

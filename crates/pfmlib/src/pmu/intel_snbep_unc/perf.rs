@@ -1,0 +1,122 @@
+//! The perf_events layer of the server uncore: the PMU's dynamic type from
+//! the kernel's PMU list, the control register as `config`, the filter
+//! words in `config1` (both halves of it for C-Box/CHA filter events) and
+//! `config2`, and the perf_events attributes an uncore event can take.
+
+use super::pmu_flag;
+use crate::ctx::Ctx;
+use crate::desc::Offer;
+use crate::error::{Error, ErrorKind, Result};
+use crate::kernel::{perf_attr as pa, PerfAttr};
+use crate::model::Os;
+use crate::tables::PmuDesc;
+
+/// What `perf_event_attr` gets from the raw codes (control, then the
+/// filter and address words in the order the encoder emits them).
+pub(super) fn fill(pmu: PmuDesc, codes: &[u64], attr: &mut PerfAttr) {
+    let reg = codes.first().copied().unwrap_or(0);
+    attr.config = reg;
+    let filter_event = super::is_cbo_filter_event(pmu, reg)
+        || super::is_cha_filter_event(pmu, reg, 0)
+        || super::is_cha_filter_event(pmu, reg, 1);
+    let c1 = codes.get(1).copied();
+    let c2 = codes.get(2).copied();
+    if filter_event && codes.len() > 1 {
+        attr.config1 = c1.unwrap_or(0) | c2.map_or(0, |w| w << 32);
+    } else {
+        attr.config1 = c1.unwrap_or(0);
+        attr.config2 = c2.unwrap_or(0);
+    }
+}
+
+/// The perf_events attributes offered: no precise sampling, no hypervisor
+/// level, no hardware buffer; no sampling at all on a `no_smpl` PMU; no
+/// privilege levels (and so no guest/host split) on a PMU that filters none.
+///
+/// libpfm4 drops the hardware-buffer attribute by its index whatever its
+/// kind, so the modifier with that index, `nc`, goes too.
+pub(super) fn offer(pmu: PmuDesc, mods: u32, os: Os) -> Offer {
+    let no_smpl = pmu.flags() & pmu_flag::NO_SMPL != 0;
+    let no_plm = pmu.supported_plm() == 0;
+    let same_index_as_hw_smpl = 1u32 << pa::HW_SMPL;
+    super::super::offer_of(os, mods, same_index_as_hw_smpl, |id| {
+        !(matches!(id, pa::PRECISE | pa::H | pa::HW_SMPL)
+            || (no_smpl && matches!(id, pa::FREQ | pa::PERIOD))
+            || (no_plm && matches!(id, pa::U | pa::K | pa::MG | pa::MH)))
+    })
+}
+
+/// The kernel's type number of perf_events PMU `name`, read as C's
+/// `fscanf("%d")` would: absent or unreadable is "not supported here", a
+/// negative number is returned as the error it is.
+pub(super) fn perf_type(ctx: &Ctx, name: Option<&str>) -> Result<u32> {
+    let Some(name) = name else {
+        return Err(Error::new(
+            ErrorKind::NotSupported,
+            "this uncore PMU has no perf_events name",
+        ));
+    };
+    let path = format!("{}/{name}/type", crate::host::EVENT_SOURCES);
+    let text = ctx.host.perf_pmu_type(name).ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!("the kernel exposes no perf_events PMU {name:?} ({path} is absent): its events cannot be encoded for perf_events here"),
+        )
+    })?;
+    let v = scan_int(&text).ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!("{path} does not hold a PMU type number"),
+        )
+    })?;
+    if v < 0 {
+        let kind = ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported);
+        return Err(Error::new(
+            kind,
+            format!("{path} holds a negative PMU type {v}"),
+        ));
+    }
+    Ok(v as u32)
+}
+
+/// `%d`: leading white space, a sign, digits; the value as glibc stores an
+/// out-of-range one (the saturated `long`, cut to `int`).
+fn scan_int(text: &str) -> Option<i32> {
+    let t = text.trim_start();
+    let (neg, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let end = digits
+        .bytes()
+        .position(|c| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    if end == 0 {
+        return None;
+    }
+    let mag = digits[..end].parse::<u64>().unwrap_or(u64::MAX);
+    let v: i64 = match (neg, i64::try_from(mag)) {
+        (false, Ok(m)) => m,
+        (false, Err(_)) => i64::MAX,
+        (true, Ok(m)) => -m,
+        (true, Err(_)) => i64::MIN,
+    };
+    Some(v as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan_int;
+
+    #[test]
+    fn reads_like_fscanf_d() {
+        assert_eq!(scan_int(" 17\n"), Some(17));
+        assert_eq!(scan_int("-3"), Some(-3));
+        assert_eq!(scan_int("+9x"), Some(9));
+        assert_eq!(scan_int("x9"), None);
+        assert_eq!(scan_int("-"), None);
+        assert_eq!(scan_int("4294967297"), Some(1));
+        assert_eq!(scan_int("99999999999999999999"), Some(-1));
+    }
+}
