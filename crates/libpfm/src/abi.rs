@@ -181,6 +181,12 @@ pub const PFM_PMU_INFO_ABI0: usize = 56;
 pub const PFM_EVENT_INFO_ABI0: usize = 64;
 /// `PFM_ATTR_INFO_ABI0`.
 pub const PFM_ATTR_INFO_ABI0: usize = 64;
+/// The size `pfm_get_event_attr_info` knows and reports (its `size` on
+/// return): libpfm4 checks the caller's size against its internal
+/// attribute record, 72 bytes on 64-bit, not against the 64-byte public
+/// structure. So does this library: a caller's bytes 64 to 71 are not
+/// looked at, and `size` comes back as 72, as with libpfm4.
+pub const ATTR_INFO_KNOWN: usize = 72;
 /// `PFM_RAW_ENCODE_ABI0`.
 pub const PFM_RAW_ENCODE_ABI0: usize = 32;
 /// `PFM_PERF_ENCODE_ABI0` (4 bytes of padding included).

@@ -312,7 +312,7 @@ pub unsafe extern "C" fn pfm_get_event_attr_info(
                     output.cast(),
                     size_field::ATTR_INFO,
                     PFM_ATTR_INFO_ABI0,
-                    std::mem::size_of::<AttrInfo>(),
+                    ATTR_INFO_KNOWN,
                 )
             }?;
             if !st.os_active(os) {

@@ -39,9 +39,11 @@ pub fn work_dir(name: &str) -> PathBuf {
 pub fn our_lib_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
+        // `cargo test` refreshes the library in deps/; the copy beside it
+        // is refreshed by `cargo build` only.
         let so = [
-            profile_dir().join("libpfm.so"),
             profile_dir().join("deps/libpfm.so"),
+            profile_dir().join("libpfm.so"),
         ]
         .into_iter()
         .find(|p| p.exists())
