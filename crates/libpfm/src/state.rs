@@ -38,6 +38,9 @@ pub(crate) struct State {
     pub log: Log,
     /// Per PMU id, its facts once asked for.
     pmus: Box<[OnceLock<Option<PmuFacts>>]>,
+    /// Every PMU, none forced or disabled, for `pmu::` prefixes (see
+    /// [`State::prefixed`]); built when first needed.
+    every_pmu: OnceLock<Library>,
 }
 
 impl State {
@@ -51,12 +54,36 @@ impl State {
             lib,
             perf_os,
             log,
+            every_pmu: OnceLock::new(),
         }
     }
 
     /// Is OS layer `os` (already checked to be below `PFM_OS_MAX`) there?
     pub fn os_active(&self, os: pfmlib::Os) -> bool {
         os == pfmlib::Os::None || self.perf_os
+    }
+
+    /// The library that encodes `s` when [`State::lib`] does not know the
+    /// PMU its `pmu::` prefix names. libpfm4 looks a prefix up among all
+    /// the PMUs it was built with, whether `LIBPFM_DISABLED_PMUS` left them
+    /// out or a forced PMU came before them (neither is listed by
+    /// `pfm_get_pmu_info`): with `LIBPFM_ENCODE_INACTIVE`, such a PMU's
+    /// events still encode. `None` when that does not apply.
+    pub fn prefixed(&self, s: &str) -> Option<&Library> {
+        if !self.lib.options().encode_inactive {
+            return None;
+        }
+        let prefix = &s[..s.find("::")?];
+        if self.lib.pmu(prefix).is_some() {
+            return None;
+        }
+        let every = self.every_pmu.get_or_init(|| {
+            Library::new(
+                self.lib.host().clone(),
+                Options::libpfm4().encode_inactive(true),
+            )
+        });
+        every.pmu(prefix).is_some().then_some(every)
     }
 
     /// The facts of PMU `id`, if this library knows it and it is not disabled.
@@ -145,7 +172,7 @@ fn announce(lib: &Library, log: &Log) {
     if let Some(forced) = lib.options().force_pmu.as_deref() {
         match lib.active_pmus().next() {
             Some(p) => log.verbose(format_args!(
-                "PMU forced to {} ({}) : success",
+                "forced PMU: {} ({}), the only one active",
                 p.name(),
                 p.desc()
             )),

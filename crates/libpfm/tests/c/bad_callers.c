@@ -4,7 +4,8 @@
  * size, strings without their NUL, small arrays, calls before
  * initialisation and from many threads. Modes:
  *
- *   list                 ids of the PMUs that answer (id name nevents first)
+ *   list                 ids of the PMUs that answer (id name nevents first present)
+ *   env STRING...        list, then each string's raw encoding (ret code)
  *   shared               fixed cases libpfm4 survives too: "case ret ..."
  *   fuzz SEED N COMMON NEITHER
  *                        N random calls (deterministic in SEED) over the
@@ -64,7 +65,7 @@ static void list(void)
 		memset(&p, 0, sizeof(p));
 		p.size = sizeof(p);
 		if (pfm_get_pmu_info(id, &p) == PFM_SUCCESS)
-			printf("%d %s %d %d\n", id, p.name, p.nevents, p.first_event);
+			printf("%d %s %d %d %u\n", id, p.name, p.nevents, p.first_event, p.is_present);
 	}
 }
 
@@ -680,6 +681,17 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "list")) {
 		pfm_initialize();
 		list();
+	} else if (!strcmp(argv[1], "env")) {
+		pfm_initialize();
+		list();
+		for (int i = 2; i < argc; i++) {
+			uint64_t *codes = NULL;
+			int count = 0;
+			int ret = pfm_get_event_encoding(argv[i], PFM_PLM0 | PFM_PLM3, NULL, NULL, &codes, &count);
+			printf("%s %d %#llx\n", argv[i], ret, codes ? (unsigned long long)codes[0] : 0ull);
+			free(codes);
+		}
+		pfm_terminate();
 	} else if (!strcmp(argv[1], "shared")) {
 		shared();
 	} else if (!strcmp(argv[1], "fuzz") && argc >= 6) {
