@@ -57,8 +57,17 @@ pub fn our_lib_dir() -> PathBuf {
     .clone()
 }
 
-/// The installed libpfm4, if any.
+/// The installed libpfm4, if any (`PFMLIB_REQUIRE_LIBPFM4=1`, set by CI,
+/// makes its absence a failure).
 pub fn system_libpfm4() -> Option<PathBuf> {
+    let found = find_system_libpfm4();
+    if found.is_none() && std::env::var("PFMLIB_REQUIRE_LIBPFM4").is_ok_and(|v| v == "1") {
+        panic!("the installed libpfm4 (libpfm.so.4) is required (PFMLIB_REQUIRE_LIBPFM4=1)");
+    }
+    found
+}
+
+fn find_system_libpfm4() -> Option<PathBuf> {
     let out = Command::new("ldconfig").arg("-p").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
     text.lines()
