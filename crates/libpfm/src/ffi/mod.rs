@@ -18,7 +18,7 @@ pub(crate) mod sys;
 
 use crate::abi::*;
 use crate::attr::{AttrBytes, ATTR_KNOWN};
-use crate::cstrings::{c_str, opt_c_str};
+use crate::cstrings::{c_ptr, opt_c_ptr};
 use crate::encode;
 use crate::state::{self, State};
 use pfmlib::{Event, Os};
@@ -89,10 +89,6 @@ fn idx_of(ev: &Event<'_>) -> c_int {
 fn event_at(st: &State, idx: c_int) -> Result<Event<'_>, c_int> {
     let idx = u32::try_from(idx).map_err(|_| PFM_ERR_INVAL)?;
     st.lib.event_by_idx(idx).ok_or(PFM_ERR_INVAL)
-}
-
-fn cptr(s: Option<&'static std::ffi::CStr>) -> *const c_char {
-    s.map_or(ptr::null(), |c| c.as_ptr())
 }
 
 fn int(n: impl TryInto<c_int>) -> c_int {
@@ -256,9 +252,9 @@ pub unsafe extern "C" fn pfm_get_event_info(
             }
             let i = ev.info(os);
             let info = EventInfo {
-                name: c_str(i.name).as_ptr(),
-                desc: c_str(i.desc).as_ptr(),
-                equiv: cptr(opt_c_str(i.equiv)),
+                name: c_ptr(i.name),
+                desc: c_ptr(i.desc),
+                equiv: opt_c_ptr(i.equiv),
                 size,
                 code: i.code,
                 pmu: int(ev.pmu().id()),
@@ -320,9 +316,9 @@ pub unsafe extern "C" fn pfm_get_event_attr_info(
             }
             let a = ev.attr(os, aidx).ok_or(PFM_ERR_INVAL)?;
             let info = AttrInfo {
-                name: c_str(a.name).as_ptr(),
-                desc: c_str(a.desc).as_ptr(),
-                equiv: cptr(opt_c_str(a.equiv)),
+                name: c_ptr(a.name),
+                desc: c_ptr(a.desc),
+                equiv: opt_c_ptr(a.equiv),
                 size,
                 code: a.code,
                 type_: int(a.attr_type.code()),

@@ -20,7 +20,7 @@ use crate::kernel::perf_attr as pa;
 use crate::model::{Os, Plm};
 use crate::os::{self, Encoding};
 use crate::pmu::engine;
-use crate::tables::{pool_cstr, PmuDesc, EVENT_INDEX_SHIFT};
+use crate::tables::{pool_cstr, pool_nul_terminated, PmuDesc, EVENT_INDEX_SHIFT};
 use std::ffi::CStr;
 use std::sync::OnceLock;
 
@@ -224,6 +224,20 @@ pub struct PerfSettings {
 /// ```
 pub fn table_cstr(s: &'static str) -> Option<&'static CStr> {
     pool_cstr(s)
+}
+
+/// Is `s` a string of pfmlib's tables, so that a NUL follows its last byte
+/// (`s.as_ptr()` may then be handed to C as a C string)? What
+/// [`table_cstr`] answers, without looking through the string: one
+/// comparison and one byte read, for callers that hand out many strings.
+///
+/// ```
+/// let ev = pfmlib::Library::global().find_event("nhm::INST_RETIRED").unwrap();
+/// assert!(pfmlib::is_table_string(ev.desc()));
+/// assert!(!pfmlib::is_table_string("INST_RETIRED"));
+/// ```
+pub fn is_table_string(s: &'static str) -> bool {
+    pool_nul_terminated(s)
 }
 
 /// The visible PMUs, the active ones and the forced one, as libpfm4's

@@ -82,6 +82,17 @@ fn opt_string(id: u32) -> Option<&'static str> {
     (id != 0).then(|| string(id))
 }
 
+/// Is `s` a string of the pool, ending where the pool string ends, so that
+/// a NUL follows its last byte? One comparison of addresses and one byte
+/// read, where [`pool_cstr`] also checks the string for inner NULs.
+pub(crate) fn pool_nul_terminated(s: &'static str) -> bool {
+    let pool = POOL.as_bytes();
+    (s.as_ptr() as usize)
+        .checked_sub(pool.as_ptr() as usize)
+        .and_then(|start| start.checked_add(s.len()))
+        .is_some_and(|end| pool.get(end) == Some(&0))
+}
+
 /// `s` as a C string, without a copy, when it is a string of the pool (the
 /// pool ends every string with a NUL): names and descriptions of PMUs,
 /// events and unit masks, and alias strings. `None` for any other string
@@ -664,6 +675,10 @@ mod tests {
             }
         }
         assert_eq!(pool_cstr("not in the pool"), None);
+        assert!(!pool_nul_terminated("not in the pool"));
+        for p in PmuDesc::all() {
+            assert!(pool_nul_terminated(p.name()) && pool_nul_terminated(p.desc()));
+        }
         assert_eq!(PmuDesc::by_id(u32::MAX), None);
     }
 
