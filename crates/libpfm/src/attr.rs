@@ -188,11 +188,9 @@ mod tests {
             freq: true,
             ..Default::default()
         };
-        let set = pfmlib::PerfSettings {
-            freq: true,
-            precise: true,
-            ..Default::default()
-        };
+        let mut set = pfmlib::PerfSettings::default();
+        set.freq = true;
+        set.precise = true;
         let mut a = AttrBytes::default();
         a.apply(&p, set).unwrap();
         assert_eq!(&a.0[0..4], &[4, 0, 0, 0]);

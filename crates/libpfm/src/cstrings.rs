@@ -60,10 +60,13 @@ pub(crate) fn c_ptr(s: &'static str) -> *const c_char {
 
 const RECENT_SLOTS: usize = 64;
 
+/// A string's address and length, and its copy.
+type Recent = Option<((usize, usize), &'static CStr)>;
+
 thread_local! {
     /// The copies this thread used last, by address: the common case (the
     /// same few modifier names, again and again) without the shared lock.
-    static RECENT: std::cell::RefCell<[Option<((usize, usize), &'static CStr)>; RECENT_SLOTS]> =
+    static RECENT: std::cell::RefCell<[Recent; RECENT_SLOTS]> =
         const { std::cell::RefCell::new([None; RECENT_SLOTS]) };
 }
 

@@ -244,16 +244,11 @@ mod tests {
             exclusive: true,
             ..Default::default()
         };
-        a.apply(
-            &p,
-            pfmlib::PerfSettings {
-                period: true,
-                precise: true,
-                excl: true,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let mut set = pfmlib::PerfSettings::default();
+        set.period = true;
+        set.precise = true;
+        set.excl = true;
+        a.apply(&p, set).unwrap();
         assert_eq!(
             rewrite_perf_settings(fstr, &names, 0, &a).unwrap(),
             "nhm::X:k=1:u=1:e=0:i=0:c=0:t=0:u=1:k=1:h=0:period=1000:freq=1000:precise=2:excl=1:mg=0:mh=1:hw_smpl=2"

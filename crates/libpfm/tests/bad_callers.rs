@@ -30,7 +30,7 @@ fn built() -> &'static Built {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c/bad_callers.c");
         let dir = common::work_dir("bad-callers");
         let ours = dir.join("bad_callers-pfmlib");
-        common::compile_ours(&ours, &[src.clone()], &["-pthread"]);
+        common::compile_ours(&ours, std::slice::from_ref(&src), &["-pthread"]);
         // Our headers describe libpfm4's ABI byte for byte (tests/layout.rs),
         // so the same program links against libpfm4 too.
         let system = common::system_libpfm4().map(|lib| {

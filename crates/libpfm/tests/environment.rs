@@ -19,7 +19,7 @@ fn programs() -> &'static (PathBuf, Option<PathBuf>) {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c/bad_callers.c");
         let dir = common::work_dir("environment");
         let ours = dir.join("env-pfmlib");
-        common::compile_ours(&ours, &[src.clone()], &["-pthread"]);
+        common::compile_ours(&ours, std::slice::from_ref(&src), &["-pthread"]);
         let system = common::system_libpfm4().map(|lib| {
             let exe = dir.join("env-libpfm4");
             common::compile(&exe, &[src], &common::include_dir(), &lib, &["-pthread"]);

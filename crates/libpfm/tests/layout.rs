@@ -395,7 +395,7 @@ fn pmu_numbers_are_libpfm4s() {
     let run = |inc: &std::path::Path, exe: &str| {
         let exe = dir.join(exe);
         let lib = common::our_lib_dir().join("libpfm.so.4");
-        common::compile(&exe, &[file.clone()], inc, &lib, &[]);
+        common::compile(&exe, std::slice::from_ref(&file), inc, &lib, &[]);
         String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap()
     };
     assert_eq!(
