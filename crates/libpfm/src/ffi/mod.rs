@@ -63,7 +63,7 @@ unsafe fn checked_size(
     if usz < abi0 || usz > MAX_STRUCT {
         return Err(PFM_ERR_INVAL);
     }
-    if usz > known && !sys::zero_bytes(base as usize + known, usz - known) {
+    if usz > known && !sys::zero_bytes((base as usize).wrapping_add(known), usz - known) {
         return Err(PFM_ERR_INVAL);
     }
     Ok(known)

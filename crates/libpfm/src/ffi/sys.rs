@@ -148,7 +148,7 @@ fn copy_through_pipe(addr: usize, out: &mut [u8]) -> bool {
     }
     let mut ok = true;
     for (i, chunk) in out.chunks_mut(4096).enumerate() {
-        let at = addr + i * 4096;
+        let at = addr.wrapping_add(i * 4096);
         // SAFETY: the kernel reads `chunk.len()` bytes at `at`, failing
         // with EFAULT where it cannot; 4 KiB fits an empty pipe.
         let w = unsafe { libc::write(fds[1], at as *const c_void, chunk.len()) };
@@ -184,7 +184,7 @@ pub(crate) unsafe fn c_string<'a>(p: *const c_char, limit: usize) -> Result<&'a 
     let page = page_size();
     let mut at = start;
     loop {
-        let page_end = (at / page + 1) * page;
+        let page_end = (at / page).saturating_add(1).saturating_mul(page);
         let stop = page_end.min(start.saturating_add(limit));
         if at >= stop {
             return Err(PFM_ERR_INVAL);
