@@ -26,6 +26,11 @@ extern "C" {
 #define PR_TASK_PERF_EVENTS_ENABLE	32
 #endif
 
+/* syscall(2) is declared by <unistd.h> only with the C library's extensions. */
+#if !defined(__cplusplus) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE) && !defined(_BSD_SOURCE)
+extern long syscall(long number, ...);
+#endif
+
 /* perf_event_open(2), which the C library does not wrap. */
 static inline int
 perf_event_open(struct perf_event_attr *hw_event_uptr, pid_t pid, int cpu,
