@@ -24,8 +24,12 @@
 //!
 //! [`bulk`]: the whole-process row, `pfm check --input` against a C loop
 //! over libpfm4 (`c/check_loop.c`), both timed from spawn to exit.
+//!
+//! [`capi`]: the C interface, pfmlib's `libpfm.so.4` against libpfm4's,
+//! called by the same C program (`c/capi_bench.c`), one process per library.
 
 pub mod bulk;
+pub mod capi;
 
 use pfm_oracle::Libpfm4;
 use pfmlib::{AttrType, Host, Library, Os, Plm, Vendor};

@@ -147,6 +147,50 @@ fn parse_args() -> Result<Cli, ExitCode> {
     }
 }
 
+/// libpfm4's diagnostics, which pfm honours as libpfm4's tools do:
+/// `LIBPFM_VERBOSE` (a digit) names a forced PMU, `LIBPFM_DEBUG` (a digit)
+/// the PMUs chosen; on standard error, or standard output with
+/// `LIBPFM_DEBUG_STDOUT`. (`LIBPFM_FORCE_PMU`, `LIBPFM_DISABLED_PMUS` and
+/// `LIBPFM_ENCODE_INACTIVE` are read by the library itself.)
+fn announce(lib: &pfmlib::Library) {
+    let level = |k: &str| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.bytes().next())
+            .filter(u8::is_ascii_digit)
+            .map_or(0, |c| c - b'0')
+    };
+    let (verbose, debug) = (level("LIBPFM_VERBOSE"), level("LIBPFM_DEBUG"));
+    // Diagnostics only: a failure to write them is not worth failing for.
+    let say = |line: String| {
+        use std::io::Write as _;
+        let _ = if std::env::var_os("LIBPFM_DEBUG_STDOUT").is_some() {
+            writeln!(std::io::stdout(), "{line}")
+        } else {
+            writeln!(std::io::stderr(), "{line}")
+        };
+    };
+    if verbose > 0 && lib.options().force_pmu.is_some() {
+        match lib.active_pmus().next() {
+            Some(p) => say(format!(
+                "forced PMU: {} ({}), the only one active",
+                p.name(),
+                p.info().desc
+            )),
+            None => say("LIBPFM_FORCE_PMU names no PMU: none is active".to_string()),
+        }
+    }
+    if debug > 0 {
+        let active: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
+        say(format!(
+            "pfmlib: {} PMUs known, {} active: {}",
+            lib.pmus().count(),
+            active.len(),
+            active.join(" ")
+        ));
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match parse_args() {
         Ok(c) => c,
@@ -157,6 +201,7 @@ fn main() -> ExitCode {
         return ExitCode::from(EXIT_OUTPUT_FAILED);
     }
     let lib = pfmlib::Library::global();
+    announce(lib);
     let res = match cli.cmd {
         Cmd::List(a) => list::run(lib, a),
         Cmd::Info(a) => info::run(lib, a),

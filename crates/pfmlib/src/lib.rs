@@ -49,7 +49,9 @@ mod tables;
 pub use error::{Error, ErrorKind, Result};
 pub use host::{Arch, ArchPerfmon, Host};
 pub use kernel::PerfAttr;
-pub use library::{encode, find_event, Event, Library, Options, Pmu};
+pub use library::{
+    encode, find_event, is_table_string, table_cstr, Event, Library, Options, PerfSettings, Pmu,
+};
 pub use model::{
     AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo, PmuKind, Speculation, Vendor,
 };

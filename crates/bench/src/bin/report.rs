@@ -15,14 +15,21 @@
 //!    here with `cc -O2` against libpfm4, on the same 10 passes of the nhm
 //!    sweep (`pfm_bench::bulk`); both outputs compared line for line.
 //!
+//! 5. the C interface: pfmlib's `libpfm.so.4` (crates/libpfm, built here in
+//!    release) against libpfm4's, both called by `crates/bench/c/capi_bench.c`
+//!    (compiled here with `cc -O2`), one process per library, alternating
+//!    (`pfm_bench::capi`).
+//!
 //! Options: `--no-bench` reuses the last criterion results; `--seconds N`
 //! sets each benchmark's measurement time (default 2); `--rounds N` runs the
 //! criterion benches N times and keeps each figure's best median (default 2);
 //! `--runs N` sets how many processes each probe starts (default 30);
 //! `--bulk-runs N` how many times each bulk-check process runs (default 11);
-//! `--only-bulk` measures the bulk check alone (no criterion, no probes).
+//! `--only-bulk` measures the bulk check alone (no criterion, no probes);
+//! `--capi-runs N` sets how many processes each library's C-interface
+//! runs start (default 7); `--only-capi` measures the C interface alone.
 
-use pfm_bench::bulk;
+use pfm_bench::{bulk, capi};
 use pfm_bench::{encode_modifiers, encode_umasks, event_names, libpfm4, nehalem_host, shared_pmus};
 use pfmlib::{Library, Os};
 use std::collections::BTreeMap;
@@ -37,6 +44,8 @@ struct Opts {
     rounds: usize,
     bulk_runs: usize,
     only_bulk: bool,
+    capi_runs: usize,
+    only_capi: bool,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -47,12 +56,22 @@ fn parse_args() -> Result<Opts, String> {
         rounds: 2,
         bulk_runs: 11,
         only_bulk: false,
+        capi_runs: 7,
+        only_capi: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--no-bench" => o.bench = false,
             "--only-bulk" => o.only_bulk = true,
+            "--only-capi" => o.only_capi = true,
+            "--capi-runs" => {
+                o.capi_runs = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|v: &usize| *v > 0)
+                    .ok_or("--capi-runs needs a positive integer")?
+            }
             "--bulk-runs" => {
                 o.bulk_runs = args
                     .next()
@@ -84,7 +103,7 @@ fn parse_args() -> Result<Opts, String> {
             "-h" | "--help" => {
                 return Err(
                     "usage: report [--no-bench] [--seconds N] [--rounds N] [--runs N] \
-                     [--bulk-runs N] [--only-bulk]\n\
+                     [--bulk-runs N] [--only-bulk] [--capi-runs N] [--only-capi]\n\
                      runs the pfmlib / libpfm4 benchmarks and prints the table"
                         .into(),
                 )
@@ -386,16 +405,135 @@ impl Table {
 fn real_main() -> Result<(), String> {
     let opts = parse_args()?;
     let target = target_dir(&workspace_root());
-    let mut table = if opts.only_bulk {
+    let mut table = if opts.only_bulk || opts.only_capi {
         Table::default()
     } else {
         library_rows(&opts, &target)?
     };
-    let (row, note) = bulk_row(&opts, &target)?;
-    table.rows.push(row);
-    table.notes.push(note);
+    if !opts.only_bulk {
+        let (rows, note) = capi_rows(&opts, &target)?;
+        table.rows.extend(rows);
+        table.notes.push(note);
+    }
+    if !opts.only_capi {
+        let (row, note) = bulk_row(&opts, &target)?;
+        table.rows.push(row);
+        table.notes.push(note);
+    }
     table.print();
     Ok(())
+}
+
+/// The C-interface rows: the same C program against pfmlib's
+/// `libpfm.so.4` and libpfm4's, one process per library, alternating.
+fn capi_rows(opts: &Opts, target: &Path) -> Result<(Vec<Row>, String), String> {
+    eprintln!(
+        "== C interface: pfmlib's libpfm.so.4 against libpfm4's (crates/bench/c/capi_bench.c)"
+    );
+    let mut c = cargo();
+    c.args(["build", "--release", "-p", "libpfm"]);
+    run(c, "cargo build of libpfm")?;
+    let release = target.join("release");
+    let so = release.join("libpfm.so");
+    let dir = release.join("capi-lib");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let link = dir.join("libpfm.so.4");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&so, &link).map_err(|e| format!("{}: {e}", link.display()))?;
+    let exe = release.join("capi_bench");
+    capi::compile(&exe, &workspace_root().join("include"), &link)?;
+    let o = libpfm4(None);
+    let pmus = shared_pmus(Library::global(), &o);
+    let input = release.join("capi-input.txt");
+    let lib = Library::with_host(nehalem_host());
+    std::fs::write(&input, capi::input(&lib, &pmus))
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for round in 0..opts.capi_runs {
+        eprintln!("   run {}/{}", round + 1, opts.capi_runs);
+        for (k, runs) in [&mut theirs, &mut ours].into_iter().enumerate() {
+            let mut r = capi::Run::default();
+            for (w, _) in capi::WORKLOADS {
+                let lib_dir = (k == 1).then_some(dir.as_path());
+                let (out, st) = output_of(capi::command(&exe, &input, w, lib_dir), "capi_bench")?;
+                if st != Some(0) {
+                    return Err(format!("capi_bench {w} exited with {st:?}"));
+                }
+                capi::parse(&out, &mut r)?;
+            }
+            runs.push(r);
+        }
+    }
+    // Both libraries did the same work: same answers, same things listed.
+    let (a, b) = (&theirs[0], &ours[0]);
+    for (w, _) in capi::WORKLOADS {
+        let (x, y) = (a.figures.get(*w), b.figures.get(*w));
+        if x.map(|v| v.1) != y.map(|v| v.1) {
+            return Err(format!(
+                "the libraries answered {w} differently: {x:?} / {y:?}"
+            ));
+        }
+    }
+    let (lt, lo) = (a.listed.unwrap_or_default(), b.listed.unwrap_or_default());
+    if (lt.0, lt.1) != (lo.0, lo.1) {
+        return Err(format!(
+            "the libraries listed different things: {lt:?} / {lo:?}"
+        ));
+    }
+    let med = |runs: &[capi::Run], w: &str| {
+        let mut v: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| r.figures.get(w))
+            .map(|f| f.0)
+            .collect();
+        median(&mut v)
+    };
+    let paired = |w: &str| {
+        let mut v: Vec<f64> = theirs
+            .iter()
+            .zip(&ours)
+            .filter_map(|(t, o)| Some(t.figures.get(w)?.0 / o.figures.get(w)?.0))
+            .collect();
+        median(&mut v)
+    };
+    let names = pmus.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+    let n_find = lookup_prefixed_len(&lib) * 2;
+    let n_enc = pfm_bench::encode_umasks(&lib).len();
+    let figures: [(&str, String); 5] = [
+        ("init", "C interface: `pfm_initialize` (this machine; `pfm_terminate` between calls, not timed)".into()),
+        ("find", format!("C interface: `pfm_find_event`, per name ({n_find} names, `nhm::EVENT` and `EVENT`, nhm forced)")),
+        ("none", format!("C interface: `pfm_get_os_event_encoding` `PFM_OS_NONE`, codes and fstr allocated and freed, per string ({n_enc} strings)")),
+        ("perf", format!("C interface: `pfm_get_os_event_encoding` `PFM_OS_PERF_EVENT_EXT`, fstr allocated and freed, per string ({n_enc} strings)")),
+        ("listing", format!("C interface: full listing, `pfm_get_pmu_info`/`pfm_get_event_next`/`pfm_get_event_info`/`pfm_get_event_attr_info` ({} events, {} attributes, {} PMUs)", lo.0, lo.1, pmus.len())),
+    ];
+    let rows = figures
+        .into_iter()
+        .map(|(w, figure)| {
+            let r = paired(w);
+            Row {
+                figure,
+                libpfm4: fmt_time(med(&theirs, w)),
+                pfmlib: fmt_time(med(&ours, w)),
+                ratio: fmt_ratio(r),
+                target: "> 1× (faster)",
+                met: if r > 1.0 { "yes" } else { "**no**" }.into(),
+            }
+        })
+        .collect();
+    let note = format!(
+        "C interface: one C program (`crates/bench/c/capi_bench.c`, `cc -O2`) run against each \
+         library in turn, {} processes each, alternating; per workload the median over 21 \
+         slices of ~10 ms, then the median over the processes; ratios are the median of the \
+         per-pair ratios. Both libraries returned the same values (check sums of indexes, \
+         codes, `perf_event_attr` fields, string lengths) and listed the same {} events and \
+         {} attributes of {names}.",
+        opts.capi_runs, lo.0, lo.1
+    );
+    Ok((rows, note))
+}
+
+fn lookup_prefixed_len(lib: &Library) -> usize {
+    pfm_bench::lookup_prefixed(lib).len()
 }
 
 /// Every row but the bulk check: criterion benches and probes.

@@ -2,11 +2,14 @@
 //! the library that answers for a host.
 
 use super::Library;
-use crate::attrs;
-use crate::model::{AttrInfo, EventInfo, Os, Plm, PmuInfo};
+use crate::attrs::{self, AttrEntry};
+use crate::defs::ModKind;
+use crate::kernel::PERF_ATTRS;
+use crate::model::{AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo};
 use crate::os::event_index;
-use crate::pmu::engine;
-use crate::tables::{EventDesc, PmuDesc};
+use crate::pmu::{engine, EventFlags};
+use crate::tables::{pool_cstr, EventDesc, PmuDesc, EVENT_INDEX_SHIFT};
+use std::ffi::CStr;
 
 /// A PMU model.
 #[derive(Debug, Clone, Copy)]
@@ -69,6 +72,70 @@ impl<'a> Pmu<'a> {
     pub fn event(&self, name: &str) -> Option<Event<'a>> {
         crate::event::find_event_in(self.lib.ctx(), self.desc, name).map(|ev| Event::new(*self, ev))
     }
+
+    /// libpfm4's PMU id (`pfm_pmu_t`), without computing the rest of [`Pmu::info`].
+    pub fn id(&self) -> u32 {
+        self.desc.id()
+    }
+
+    /// Description.
+    pub fn desc(&self) -> &'static str {
+        self.desc.desc()
+    }
+
+    /// The name as a NUL-terminated C string (no copy: the tables end every
+    /// string with a NUL).
+    pub fn name_cstr(&self) -> &'static CStr {
+        pool_cstr(self.desc.name()).unwrap_or(c"")
+    }
+
+    /// The description as a NUL-terminated C string (no copy).
+    pub fn desc_cstr(&self) -> &'static CStr {
+        pool_cstr(self.desc.desc()).unwrap_or(c"")
+    }
+
+    /// Is this PMU active here: detected on the host, or forced?
+    pub fn is_active(&self) -> bool {
+        self.lib.ctx().is_active(self.desc)
+    }
+
+    /// The first event of this PMU available here, in table order (the
+    /// start of libpfm4's `first_event` / `pfm_get_event_next` walk).
+    pub fn first_event(self) -> Option<Event<'a>> {
+        self.event_from(0)
+    }
+
+    /// The first available event at table position `local` or after it.
+    fn event_from(self, local: usize) -> Option<Event<'a>> {
+        let (ctx, e) = (self.lib.ctx(), engine(self.desc));
+        (local..self.desc.nevents())
+            .map(|i| self.desc.event(i))
+            .find(|&ev| e.event_available(ctx, self.desc, ev))
+            .map(|ev| Event::new(self, ev))
+    }
+
+    /// The event at table position `local`, if it is available here (the
+    /// position is the low bits of an event's opaque index).
+    pub fn event_at(self, local: usize) -> Option<Event<'a>> {
+        if local >= self.desc.nevents() {
+            return None;
+        }
+        let ev = self.desc.event(local);
+        engine(self.desc)
+            .event_available(self.lib.ctx(), self.desc, ev)
+            .then(|| Event::new(self, ev))
+    }
+
+    /// Is this the architecture's default PMU (libpfm4's `is_dfl` flag: the
+    /// Intel architectural PMU)? A PMU is when its family has a PMU flag
+    /// named `arch` and the PMU sets it.
+    pub fn is_arch_default(&self) -> bool {
+        let flags = engine(self.desc).defs().pmu_flags;
+        flags
+            .iter()
+            .position(|&f| f == "arch")
+            .is_some_and(|b| self.desc.flags() >> b & 1 != 0)
+    }
 }
 
 /// One event of a PMU.
@@ -119,20 +186,129 @@ impl<'a> Event<'a> {
         attrs::list(self.pmu.lib.ctx(), self.pmu.desc, self.desc, os)
             .iter()
             .enumerate()
-            .map(|(i, a)| AttrInfo {
-                name: a.name,
-                desc: a.desc,
-                equiv: a.equiv,
-                code: a.code,
-                attr_type: a.ty,
-                ctrl: a.ctrl,
-                idx: i,
-                is_dfl: a.is_dfl,
-                is_precise: a.flags.precise,
-                speculation: a.flags.spec,
-                support_hw_smpl: a.flags.hw_smpl,
-            })
+            .map(|(i, a)| attr_info(a, i))
             .collect()
+    }
+
+    /// Attribute `i` of [`Event::attrs`], without building the others:
+    /// what libpfm4's `pfm_get_event_attr_info` answers for one index.
+    ///
+    /// ```
+    /// use pfmlib::Os;
+    /// let ev = pfmlib::Library::global().find_event("nhm::ARITH").unwrap();
+    /// let all = ev.attrs(Os::PerfEventExt);
+    /// assert_eq!(ev.attr(Os::PerfEventExt, 2).unwrap().name, all[2].name);
+    /// assert!(ev.attr(Os::PerfEventExt, all.len()).is_none());
+    /// ```
+    pub fn attr(&self, os: Os, i: usize) -> Option<AttrInfo> {
+        let (ctx, p, ev) = (self.pmu.lib.ctx(), self.pmu.desc, self.desc);
+        let e = engine(p);
+        let variant = p.variant_bit();
+        let mut k = i;
+        for um in ev.umasks().filter(|u| u.in_variant(variant)) {
+            if k == 0 {
+                let info = e.umask_info(p, ev, um);
+                let a = AttrEntry {
+                    name: um.name(),
+                    desc: um.desc(),
+                    equiv: um.equiv(),
+                    code: info.code,
+                    ty: AttrType::Umask,
+                    ctrl: AttrCtrl::Pmu,
+                    is_dfl: info.is_dfl,
+                    flags: info.flags,
+                };
+                return Some(attr_info(&a, i));
+            }
+            k -= 1;
+        }
+        let offer = e.offer(ctx, p, ev, os);
+        let nmods = offer.mods.count_ones() as usize;
+        let (mask, is_mod) = if k < nmods {
+            (offer.mods, true)
+        } else {
+            k -= nmods;
+            (offer.perf, false)
+        };
+        let id = nth_bit(mask, k)?;
+        let a = if is_mod {
+            let m = e.defs().modifiers.get(id)?;
+            AttrEntry {
+                name: m.name,
+                desc: m.desc,
+                equiv: None,
+                code: id as u64,
+                ty: if m.kind == ModKind::Int {
+                    AttrType::ModInteger
+                } else {
+                    AttrType::ModBool
+                },
+                ctrl: AttrCtrl::Pmu,
+                is_dfl: false,
+                flags: EventFlags::NONE,
+            }
+        } else {
+            let pa = PERF_ATTRS.get(id)?;
+            AttrEntry {
+                name: pa.name,
+                desc: pa.desc,
+                equiv: None,
+                code: id as u64,
+                ty: pa.ty,
+                ctrl: AttrCtrl::PerfEvent,
+                is_dfl: false,
+                flags: EventFlags::NONE,
+            }
+        };
+        Some(attr_info(&a, i))
+    }
+
+    /// The opaque libpfm4 index (`pmu id << 21 | position`), without
+    /// computing the rest of [`Event::info`].
+    pub fn idx(&self) -> u32 {
+        event_index(self.pmu.desc.id(), self.desc.index())
+    }
+
+    /// The next event of the same PMU available here, in table order
+    /// (libpfm4's `pfm_get_event_next`).
+    pub fn next(&self) -> Option<Event<'a>> {
+        self.pmu.event_from(self.desc.index() + 1)
+    }
+
+    /// Description.
+    pub fn desc(&self) -> &'static str {
+        self.desc.desc()
+    }
+
+    /// For an alias, the event string it stands for.
+    pub fn equiv(&self) -> Option<&'static str> {
+        self.desc.equiv()
+    }
+
+    /// Raw event code (event select, without unit masks or modifiers).
+    pub fn code(&self) -> u64 {
+        self.desc.code()
+    }
+
+    /// Could a table check encode this event with unit mask `umask` (its
+    /// position among [`Event::attrs`]) alone, or with no unit mask when
+    /// `umask` is past the unit masks? libpfm4's `can_auto_encode` rule for
+    /// the PMU families that mark such events (a `no_autoencode` flag on the
+    /// event or the unit mask): `None` for a family without that flag, whose
+    /// every encoding failure is a table error.
+    pub fn can_auto_encode(&self, umask: usize) -> Option<bool> {
+        let (p, ev) = (self.pmu.desc, self.desc);
+        let defs = engine(p).defs();
+        let flag = |names: &[&str]| names.iter().position(|&f| f == "no_autoencode");
+        let (eb, ub) = (flag(defs.event_flags)?, flag(defs.umask_flags));
+        if ev.flags() >> eb & 1 != 0 {
+            return Some(false);
+        }
+        let variant = p.variant_bit();
+        let Some(um) = ev.umasks().filter(|u| u.in_variant(variant)).nth(umask) else {
+            return Some(false);
+        };
+        Some(ub.is_none_or(|b| um.flags() >> b & 1 == 0))
     }
 
     /// The IA-64 per-event queries, for events of the `itanium`, `itanium2`
@@ -147,3 +323,34 @@ impl<'a> Event<'a> {
         self.desc.cntmsk()
     }
 }
+
+/// The public form of an attribute list entry at position `i`.
+fn attr_info(a: &AttrEntry, i: usize) -> AttrInfo {
+    AttrInfo {
+        name: a.name,
+        desc: a.desc,
+        equiv: a.equiv,
+        code: a.code,
+        attr_type: a.ty,
+        ctrl: a.ctrl,
+        idx: i,
+        is_dfl: a.is_dfl,
+        is_precise: a.flags.precise,
+        speculation: a.flags.spec,
+        support_hw_smpl: a.flags.hw_smpl,
+    }
+}
+
+/// Position of the `n`-th set bit of `mask` (from the lowest).
+fn nth_bit(mut mask: u32, n: usize) -> Option<usize> {
+    for _ in 0..n {
+        if mask == 0 {
+            return None;
+        }
+        mask &= mask - 1;
+    }
+    (mask != 0).then(|| mask.trailing_zeros() as usize)
+}
+
+/// The low bits of an opaque event index: the event's table position.
+pub(crate) const EVENT_POSITION_MASK: u32 = (1 << EVENT_INDEX_SHIFT) - 1;

@@ -8,14 +8,20 @@ mod options;
 pub use handles::{Event, Pmu};
 pub use options::Options;
 
+use handles::EVENT_POSITION_MASK;
+
 use crate::ctx::Ctx;
+use crate::desc::AttrRef;
 use crate::error::Result;
 use crate::event::lookup_event;
+use crate::event::parse_event;
 use crate::host::Host;
+use crate::kernel::perf_attr as pa;
 use crate::model::{Os, Plm};
 use crate::os::{self, Encoding};
 use crate::pmu::engine;
-use crate::tables::PmuDesc;
+use crate::tables::{pool_cstr, pool_nul_terminated, PmuDesc, EVENT_INDEX_SHIFT};
+use std::ffi::CStr;
 use std::sync::OnceLock;
 
 /// The set of PMUs pfmlib knows, with those active on a given host.
@@ -123,9 +129,122 @@ impl Library {
         os::encode(&self.ctx, s, plm, os)
     }
 
+    /// A PMU by libpfm4 id (`pfm_pmu_t`), if this library knows it and it is
+    /// not disabled (what libpfm4's `pfm_get_pmu_info` answers for).
+    ///
+    /// ```
+    /// let lib = pfmlib::Library::global();
+    /// assert_eq!(lib.pmu_by_id(15).unwrap().name(), "nhm");
+    /// assert!(lib.pmu_by_id(0).is_none());
+    /// ```
+    pub fn pmu_by_id(&self, id: u32) -> Option<Pmu<'_>> {
+        PmuDesc::by_id(id)
+            .filter(|&d| self.ctx.is_visible(d))
+            .map(|d| Pmu::new(self, d))
+    }
+
+    /// An event by its opaque libpfm4 index (`pmu id << 21 | position`):
+    /// `None` when the PMU is unknown or disabled, or no event available
+    /// for that PMU is at that position. Indexes are libpfm4's, so an index
+    /// a program stored from libpfm4 names the same event here.
+    ///
+    /// ```
+    /// let lib = pfmlib::Library::global();
+    /// let ev = lib.find_event("nhm::INST_RETIRED").unwrap();
+    /// assert_eq!(lib.event_by_idx(ev.idx()).unwrap().name(), "INST_RETIRED");
+    /// assert!(lib.event_by_idx(u32::MAX).is_none());
+    /// ```
+    pub fn event_by_idx(&self, idx: u32) -> Option<Event<'_>> {
+        self.pmu_by_id(idx >> EVENT_INDEX_SHIFT)?
+            .event_at((idx & EVENT_POSITION_MASK) as usize)
+    }
+
+    /// [`Library::encode`], also saying which perf_events attributes the
+    /// string set: what a caller needs to merge the encoding into a
+    /// `perf_event_attr` it filled in part itself, as libpfm4's C interface
+    /// does (it keeps the caller's fields that no attribute of the string
+    /// touched).
+    ///
+    /// ```
+    /// use pfmlib::{Library, Os, Plm};
+    /// let (enc, set) = Library::global()
+    ///     .encode_with_settings("perf::cycles:period=1000", Plm::DEFAULT, Os::PerfEventExt)
+    ///     .unwrap();
+    /// assert_eq!(enc.perf.unwrap().sample_period, 1000);
+    /// assert!(set.period && !set.freq && !set.precise);
+    /// ```
+    pub fn encode_with_settings(
+        &self,
+        s: &str,
+        plm: Plm,
+        os: Os,
+    ) -> Result<(Encoding, PerfSettings)> {
+        let mut d = parse_event(&self.ctx, s, os, plm)?;
+        let mut set = PerfSettings::default();
+        for a in &d.attrs {
+            if let AttrRef::Perf(id) = a.what {
+                match u64::from(id) {
+                    pa::PERIOD => set.period = true,
+                    pa::FREQ => set.freq = true,
+                    pa::PRECISE | pa::HW_SMPL => set.precise = true,
+                    pa::EXCL => set.excl = true,
+                    _ => {}
+                }
+            }
+        }
+        let enc = os::encode_desc(&self.ctx, &mut d)?;
+        Ok((enc, set))
+    }
+
     pub(crate) fn ctx(&self) -> &Ctx {
         &self.ctx
     }
+}
+
+/// Which perf_events attributes an event string set (see
+/// [`Library::encode_with_settings`]); the privilege levels and `mg`/`mh`
+/// always end up in the exclude bits, so they are not listed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PerfSettings {
+    /// `period=` (sets `sample_period`).
+    pub period: bool,
+    /// `freq=` (sets `sample_freq` and `freq`).
+    pub freq: bool,
+    /// `precise=` or `hw_smpl=` (set `precise_ip`).
+    pub precise: bool,
+    /// `excl=` (may set `exclusive`).
+    pub excl: bool,
+}
+
+/// A string of pfmlib's tables as a NUL-terminated C string, without a
+/// copy: names and descriptions of PMUs, events and unit masks, and alias
+/// strings, as [`Pmu`], [`Event`], [`EventInfo`](crate::EventInfo) and
+/// [`AttrInfo`](crate::AttrInfo) return them. `None` for any other string
+/// (modifier and perf_events attribute names and descriptions are Rust
+/// constants, without a NUL).
+///
+/// ```
+/// let ev = pfmlib::Library::global().find_event("nhm::INST_RETIRED").unwrap();
+/// assert_eq!(pfmlib::table_cstr(ev.name()), Some(c"INST_RETIRED"));
+/// assert_eq!(pfmlib::table_cstr("INST_RETIRED"), None);
+/// ```
+pub fn table_cstr(s: &'static str) -> Option<&'static CStr> {
+    pool_cstr(s)
+}
+
+/// Is `s` a string of pfmlib's tables, so that a NUL follows its last byte
+/// (`s.as_ptr()` may then be handed to C as a C string)? What
+/// [`table_cstr`] answers, without looking through the string: one
+/// comparison and one byte read, for callers that hand out many strings.
+///
+/// ```
+/// let ev = pfmlib::Library::global().find_event("nhm::INST_RETIRED").unwrap();
+/// assert!(pfmlib::is_table_string(ev.desc()));
+/// assert!(!pfmlib::is_table_string("INST_RETIRED"));
+/// ```
+pub fn is_table_string(s: &'static str) -> bool {
+    pool_nul_terminated(s)
 }
 
 /// The visible PMUs, the active ones and the forced one, as libpfm4's

@@ -82,6 +82,32 @@ fn opt_string(id: u32) -> Option<&'static str> {
     (id != 0).then(|| string(id))
 }
 
+/// Is `s` a string of the pool, ending where the pool string ends, so that
+/// a NUL follows its last byte? One comparison of addresses and one byte
+/// read, where [`pool_cstr`] also checks the string for inner NULs.
+pub(crate) fn pool_nul_terminated(s: &'static str) -> bool {
+    let pool = POOL.as_bytes();
+    (s.as_ptr() as usize)
+        .checked_sub(pool.as_ptr() as usize)
+        .and_then(|start| start.checked_add(s.len()))
+        .is_some_and(|end| pool.get(end) == Some(&0))
+}
+
+/// `s` as a C string, without a copy, when it is a string of the pool (the
+/// pool ends every string with a NUL): names and descriptions of PMUs,
+/// events and unit masks, and alias strings. `None` for any other string
+/// (modifier and perf_events attribute names live in Rust statics) and for
+/// a part of a pool string that does not end where the pool string does.
+pub(crate) fn pool_cstr(s: &'static str) -> Option<&'static std::ffi::CStr> {
+    let pool = POOL.as_bytes();
+    let start = (s.as_ptr() as usize).checked_sub(pool.as_ptr() as usize)?;
+    let end = start.checked_add(s.len())?;
+    if pool.get(end) != Some(&0) {
+        return None;
+    }
+    std::ffi::CStr::from_bytes_with_nul(pool.get(start..=end)?).ok()
+}
+
 /// Probes a name index of `slots` slots at `first`: the candidates whose
 /// stored value (entry + 1) `found` accepts, in probe order.
 #[inline]
@@ -141,6 +167,27 @@ impl PmuDesc {
     /// Every PMU of the tables, by libpfm4 id.
     pub fn all() -> impl Iterator<Item = PmuDesc> + Clone {
         (0..NUM_PMUS as u16).map(PmuDesc)
+    }
+
+    /// The PMU with libpfm4 id `id` (`pfm_pmu_t`), through an index built
+    /// on first use.
+    pub fn by_id(id: u32) -> Option<PmuDesc> {
+        static BY_ID: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+        let map = BY_ID.get_or_init(|| {
+            let top = PmuDesc::all()
+                .map(|p| p.id() as usize + 1)
+                .max()
+                .unwrap_or(0);
+            let mut map = vec![0u16; top];
+            for p in PmuDesc::all() {
+                map[p.id() as usize] = p.0 + 1;
+            }
+            map
+        });
+        match map.get(id as usize) {
+            Some(&d) if d != 0 => Some(PmuDesc(d - 1)),
+            _ => None,
+        }
     }
 
     /// A PMU by name, ignoring ASCII case.
@@ -604,6 +651,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn pool_strings_as_c_strings() {
+        for p in PmuDesc::all() {
+            assert_eq!(PmuDesc::by_id(p.id()), Some(p));
+            assert_eq!(pool_cstr(p.name()).unwrap().to_str(), Ok(p.name()));
+            assert_eq!(pool_cstr(p.desc()).unwrap().to_str(), Ok(p.desc()));
+            for ev in p.events() {
+                assert_eq!(pool_cstr(ev.name()).unwrap().to_str(), Ok(ev.name()));
+                if let Some(eq) = ev.equiv() {
+                    assert_eq!(pool_cstr(eq).unwrap().to_str(), Ok(eq));
+                }
+                for um in ev.umasks() {
+                    assert_eq!(pool_cstr(um.desc()).unwrap().to_str(), Ok(um.desc()));
+                }
+            }
+            // A part of a pool string that stops early is no C string of the pool.
+            let name = p.name();
+            if name.len() > 1 {
+                assert_eq!(pool_cstr(&name[..name.len() - 1]), None);
+            }
+        }
+        assert_eq!(pool_cstr("not in the pool"), None);
+        assert!(!pool_nul_terminated("not in the pool"));
+        for p in PmuDesc::all() {
+            assert!(pool_nul_terminated(p.name()) && pool_nul_terminated(p.desc()));
+        }
+        assert_eq!(PmuDesc::by_id(u32::MAX), None);
     }
 
     #[test]

@@ -1,0 +1,191 @@
+//! The library's one global state, as libpfm4 keeps it: nothing until
+//! `pfm_initialize`, then a pfmlib [`Library`] for the running machine and
+//! libpfm4's environment, until `pfm_terminate`. Behind a read-write lock:
+//! every call holds it for reading, so calls run in parallel, and
+//! initialisation and termination wait for the calls in flight.
+
+use crate::abi::{PFM_ERR_NOINIT, PFM_SUCCESS, PMU_ID_LIMIT};
+use crate::log::Log;
+use pfmlib::{Host, Library, Options, Pmu};
+use std::ffi::{c_int, CStr};
+use std::sync::{OnceLock, PoisonError, RwLock};
+
+/// What `pfm_get_pmu_info` reports of one PMU, computed on first request
+/// (counting a PMU's events walks its table).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PmuFacts {
+    pub name: &'static CStr,
+    pub desc: &'static CStr,
+    pub kind: c_int,
+    pub nevents: c_int,
+    pub first_event: c_int,
+    pub max_encoding: c_int,
+    pub num_cntrs: c_int,
+    pub num_fixed_cntrs: c_int,
+    pub is_present: bool,
+    pub is_dfl: bool,
+}
+
+/// An initialised library.
+pub(crate) struct State {
+    /// pfmlib for this machine, with libpfm4's environment.
+    pub lib: Library,
+    /// The perf_events OS layers are there (`PFM_OS_PERF_EVENT*`): the
+    /// kernel has perf_events, which libpfm4 tells by
+    /// `/proc/sys/kernel/perf_event_paranoid`.
+    pub perf_os: bool,
+    /// Verbose and debug output (`LIBPFM_VERBOSE`, `LIBPFM_DEBUG`, `LIBPFM_DEBUG_STDOUT`).
+    pub log: Log,
+    /// Per PMU id, its facts once asked for.
+    pmus: Box<[OnceLock<Option<PmuFacts>>]>,
+    /// Every PMU, none forced or disabled, for `pmu::` prefixes (see
+    /// [`State::prefixed`]); built when first needed.
+    every_pmu: OnceLock<Library>,
+}
+
+impl State {
+    fn new(lib: Library, log: Log) -> State {
+        let perf_os = lib.host().perf_events;
+        let ids = lib.pmus().map(|p| p.id() + 1).max().unwrap_or(0);
+        State {
+            pmus: (0..ids.min(PMU_ID_LIMIT))
+                .map(|_| OnceLock::new())
+                .collect(),
+            lib,
+            perf_os,
+            log,
+            every_pmu: OnceLock::new(),
+        }
+    }
+
+    /// Is OS layer `os` (already checked to be below `PFM_OS_MAX`) there?
+    pub fn os_active(&self, os: pfmlib::Os) -> bool {
+        os == pfmlib::Os::None || self.perf_os
+    }
+
+    /// The library that encodes `s` when [`State::lib`] does not know the
+    /// PMU its `pmu::` prefix names. libpfm4 looks a prefix up among all
+    /// the PMUs it was built with, whether `LIBPFM_DISABLED_PMUS` left them
+    /// out or a forced PMU came before them (neither is listed by
+    /// `pfm_get_pmu_info`): with `LIBPFM_ENCODE_INACTIVE`, such a PMU's
+    /// events still encode. `None` when that does not apply.
+    pub fn prefixed(&self, s: &str) -> Option<&Library> {
+        if !self.lib.options().encode_inactive {
+            return None;
+        }
+        let prefix = &s[..s.find("::")?];
+        if self.lib.pmu(prefix).is_some() {
+            return None;
+        }
+        let every = self.every_pmu.get_or_init(|| {
+            Library::new(
+                self.lib.host().clone(),
+                Options::libpfm4().encode_inactive(true),
+            )
+        });
+        every.pmu(prefix).is_some().then_some(every)
+    }
+
+    /// The facts of PMU `id`, if this library knows it and it is not disabled.
+    pub fn pmu_facts(&self, id: u32) -> Option<PmuFacts> {
+        let slot = self.pmus.get(id as usize)?;
+        *slot.get_or_init(|| self.lib.pmu_by_id(id).map(facts))
+    }
+}
+
+fn int(n: impl TryInto<c_int>) -> c_int {
+    n.try_into().unwrap_or(c_int::MAX)
+}
+
+fn facts(p: Pmu<'_>) -> PmuFacts {
+    let info = p.info();
+    PmuFacts {
+        name: p.name_cstr(),
+        desc: p.desc_cstr(),
+        kind: int(info.kind.code()),
+        nevents: int(info.nevents),
+        first_event: p.first_event().map_or(-1, |e| int(e.idx())),
+        max_encoding: int(info.max_encoding),
+        num_cntrs: int(info.num_cntrs),
+        num_fixed_cntrs: int(info.num_fixed_cntrs),
+        is_present: info.is_present,
+        is_dfl: p.is_arch_default(),
+    }
+}
+
+static STATE: RwLock<Option<State>> = RwLock::new(None);
+
+/// Runs `f` on the initialised library; `PFM_ERR_NOINIT` before
+/// `pfm_initialize` (or after `pfm_terminate`).
+pub(crate) fn with<T>(f: impl FnOnce(&State) -> Result<T, c_int>) -> Result<T, c_int> {
+    let guard = STATE.read().unwrap_or_else(PoisonError::into_inner);
+    match guard.as_ref() {
+        Some(st) => f(st),
+        None => Err(PFM_ERR_NOINIT),
+    }
+}
+
+/// `pfm_initialize`: reads libpfm4's environment, detects the machine and
+/// chooses the PMUs. Once initialised, it returns at once (the answer of
+/// the first call: always success here, as libpfm4's on x86).
+pub(crate) fn initialize() -> c_int {
+    let mut guard = STATE.write().unwrap_or_else(PoisonError::into_inner);
+    if guard.is_some() {
+        return PFM_SUCCESS;
+    }
+    let log = Log::from_env();
+    let options = Options::libpfm4_env();
+    let lib = Library::new(Host::detect(), options);
+    announce(&lib, &log);
+    *guard = Some(State::new(lib, log));
+    PFM_SUCCESS
+}
+
+/// `pfm_terminate`: forgets everything; `pfm_initialize` may start again
+/// (and reads the environment again). Strings already handed out stay valid.
+pub(crate) fn terminate() {
+    let old = STATE.write().unwrap_or_else(PoisonError::into_inner).take();
+    if let Some(st) = old {
+        st.log.debug(format_args!("terminated"));
+    }
+}
+
+/// What libpfm4 says at initialisation: the forced PMU (verbose), the OS
+/// layers and the PMUs chosen (debug).
+fn announce(lib: &Library, log: &Log) {
+    if !log.verbose_on() && !log.debug_on() {
+        return;
+    }
+    let host = lib.host();
+    log.debug(format_args!(
+        "host: {:?} family {} model {} stepping {}; perf_events {}",
+        host.vendor,
+        host.family,
+        host.model,
+        host.stepping,
+        if host.perf_events {
+            "present"
+        } else {
+            "absent"
+        }
+    ));
+    if let Some(forced) = lib.options().force_pmu.as_deref() {
+        match lib.active_pmus().next() {
+            Some(p) => log.verbose(format_args!(
+                "forced PMU: {} ({}), the only one active",
+                p.name(),
+                p.desc()
+            )),
+            None => log.verbose(format_args!(
+                "LIBPFM_FORCE_PMU={forced} names no PMU: none is active"
+            )),
+        }
+    }
+    let active: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
+    log.debug(format_args!(
+        "{} PMUs known, {} active: {}",
+        lib.pmus().count(),
+        active.len(),
+        active.join(" ")
+    ));
+}
