@@ -154,8 +154,6 @@ fn usage_errors() {
     let o = pfm(&["stat", "-e", "task-clock"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nothing to count"));
-    let o = pfm(&["stat", "-r", "0", "--", "true"]);
-    assert_eq!(o.status.code(), Some(2));
     let o = pfm(&["stat", "-C", "100000", "--", "true"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not online"), "{}", stderr(&o));
@@ -384,6 +382,30 @@ fn ctrl_c_prints_what_was_counted() {
     let err = stderr(&o);
     assert!(count_of(&err, "page-faults") > 10.0, "{err}");
     assert!(count_of(&err, "task-clock") > 0.0);
+}
+
+/// `-r 0` repeats until interrupted, with one report per run (perf's
+/// forever mode: no run count, no deviation).
+#[test]
+fn repeat_zero_reports_each_run_until_interrupted() {
+    if !can_count() {
+        return;
+    }
+    let child = Command::new(env!("CARGO_BIN_EXE_pfm"))
+        .args(["stat", "-r", "0", "-e", "task-clock", "--", "true"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    pfmlib_perf::interrupt_process(child.id()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(128 + 2));
+    let err = stderr(&o);
+    let reports = err.matches("Performance counter stats for 'true':").count();
+    assert!(reports >= 2, "{err}");
+    assert!(!err.contains(" runs)") && !err.contains("+-"), "{err}");
 }
 
 #[test]

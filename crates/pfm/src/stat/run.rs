@@ -110,7 +110,7 @@ impl<'a> Counting<'a> {
             self.note_errors(&set, &mut tally.events);
             let readings = set.read().context("reading the counters")?;
             drop(set);
-            tally.add_run(run_no, &readings, end);
+            tally.add_run(&readings, end);
             report.after_run(run_no, tally, &readings, end.elapsed)?;
             if forever {
                 report.each_run(tally, title)?;

@@ -159,7 +159,7 @@ impl Tally {
     }
 
     /// Adds run `run_no`: one reading per event (`None` where it is not open).
-    pub fn add_run(&mut self, run_no: u32, readings: &[Option<Reading>], end: RunEnd) {
+    pub fn add_run(&mut self, readings: &[Option<Reading>], end: RunEnd) {
         for (ev, r) in self.events.iter_mut().zip(readings) {
             if let Some(r) = r {
                 ev.add(r);
@@ -167,7 +167,7 @@ impl Tally {
         }
         self.elapsed.push(end.elapsed.as_nanos() as f64);
         self.last = Some(end);
-        self.runs = run_no;
+        self.runs += 1;
     }
 
     /// Forgets the counts (not the events, their kinds or why some could

@@ -198,7 +198,7 @@ fn render(s: &Session, format: Format) -> String {
             code: 0,
         };
         let run_no = r as u32 + 1;
-        tally.add_run(run_no, &readings, end);
+        tally.add_run(&readings, end);
         report
             .after_run(run_no, &tally, &readings, end.elapsed)
             .unwrap();
