@@ -204,6 +204,8 @@ const fn str_eq(a: &str, b: &str) -> bool {
 
 #[path = "amd64/defs.rs"]
 pub mod amd64;
+#[path = "arm/defs.rs"]
+pub mod arm;
 #[path = "ia64/defs.rs"]
 pub mod ia64;
 #[path = "intel_nhm_unc/defs.rs"]
@@ -215,10 +217,11 @@ pub mod perf;
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 5] = [
+pub static FAMILIES: [&FamilyDefs; 6] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
     &intel_nhm_unc::DEFS,
     &ia64::DEFS,
+    &arm::DEFS,
 ];

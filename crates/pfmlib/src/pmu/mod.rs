@@ -9,6 +9,7 @@
 pub(crate) use crate::defs;
 
 pub(crate) mod amd64;
+pub(crate) mod arm;
 pub(crate) mod ia64;
 pub(crate) mod intel_nhm_unc;
 pub(crate) mod intel_x86;
@@ -118,12 +119,13 @@ pub(crate) trait Engine: Sync {
 }
 
 /// Every engine, by family id (the order of [`defs::FAMILIES`]).
-static ENGINES: [&dyn Engine; 5] = [
+static ENGINES: [&dyn Engine; 6] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
     &intel_nhm_unc::NhmUncore,
     &ia64::Ia64,
+    &arm::Arm,
 ];
 
 /// The engine of `pmu`'s family.
