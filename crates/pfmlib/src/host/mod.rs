@@ -252,11 +252,15 @@ impl Host {
         }
         let text = self.facts.read(CPUINFO);
         self.arm = text.and_then(|t| ArmCpuId::from_cpuinfo(t.as_bytes(), self.arch));
-        if let Some(a) = self.arm {
-            self.vendor = Vendor::from_arm_implementer(a.implementer as u32);
-            self.family = a.architecture.max(0) as u32;
-            self.model = a.part.max(0) as u32;
-        }
+        let (vendor, family, model) = match self.arm {
+            Some(a) => (
+                Vendor::from_arm_implementer(a.implementer as u32),
+                a.architecture.max(0) as u32,
+                a.part.max(0) as u32,
+            ),
+            None => (Vendor::Other, 0, 0),
+        };
+        (self.vendor, self.family, self.model) = (vendor, family, model);
     }
 
     fn set_cpu(&mut self, c: cpu::CpuFacts) {
