@@ -258,11 +258,28 @@ fn cstr_ref<'a>(p: *const c_char) -> &'a CStr {
 impl Libpfm4 {
     /// Loads `libpfm.so.4` and initialises it with `LIBPFM_ENCODE_INACTIVE=1`.
     pub fn load() -> Result<Libpfm4, String> {
+        Libpfm4::open("libpfm.so.4")
+    }
+
+    /// Loads the libpfm4 at `path` (a build for another architecture, say:
+    /// `make ARCH=arm64 lib` gives `lib/libpfm.so.4`) and initialises it with
+    /// `LIBPFM_ENCODE_INACTIVE=1`. Load one libpfm4 per process: two builds
+    /// loaded together would each answer with their own tables, but share
+    /// the process's environment and its C library state.
+    pub fn load_from(path: &std::path::Path) -> Result<Libpfm4, String> {
+        if !path.is_file() {
+            return Err(format!("{} is not a file", path.display()));
+        }
+        Libpfm4::open(path.as_os_str())
+    }
+
+    fn open(name: impl AsRef<std::ffi::OsStr>) -> Result<Libpfm4, String> {
+        let name = name.as_ref();
         std::env::set_var("LIBPFM_ENCODE_INACTIVE", "1");
         // SAFETY: loading a shared library runs its constructors; libpfm4 has none that
         // affect this process beyond its own state.
-        let lib = unsafe { Library::new("libpfm.so.4") }
-            .map_err(|e| format!("cannot load libpfm.so.4: {e}"))?;
+        let lib = unsafe { Library::new(name) }
+            .map_err(|e| format!("cannot load {}: {e}", name.to_string_lossy()))?;
         let libc = unsafe { Library::new("libc.so.6") }.map_err(|e| e.to_string())?;
         // SAFETY: the symbol types match the prototypes in <perfmon/pfmlib.h>.
         unsafe {

@@ -550,6 +550,13 @@ fn vendor(p: &schema::Pmu) -> Result<u32, String> {
         (None, Some(_)) => Err("cpu_family needs cpu_vendor".into()),
         (Some("intel"), _) => Ok(1),
         (Some("amd"), _) => Ok(2),
+        (Some("arm"), _) => Ok(3),
+        (Some("broadcom"), _) => Ok(4),
+        (Some("cavium"), _) => Ok(5),
+        (Some("fujitsu"), _) => Ok(6),
+        (Some("hisilicon"), _) => Ok(7),
+        (Some("appliedmicro"), _) => Ok(8),
+        (Some("qualcomm"), _) => Ok(9),
         (Some(v), _) => Err(format!("unknown vendor {v}")),
     }
 }

@@ -4,7 +4,8 @@
 use serde::Serialize;
 use std::fmt;
 
-/// CPU vendor, as reported by CPUID leaf 0.
+/// CPU vendor, as reported by CPUID leaf 0 (x86) or by the implementer
+/// code of the Main ID Register (Arm, `CPU implementer` in `/proc/cpuinfo`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -13,8 +14,52 @@ pub enum Vendor {
     Intel,
     /// AuthenticAMD.
     Amd,
+    /// Arm Ltd. (implementer 0x41): Cortex and Neoverse cores.
+    Arm,
+    /// Broadcom (implementer 0x42).
+    Broadcom,
+    /// Cavium, now Marvell (implementer 0x43).
+    Cavium,
+    /// Fujitsu (implementer 0x46).
+    Fujitsu,
+    /// HiSilicon (implementer 0x48).
+    HiSilicon,
+    /// Applied Micro (implementer 0x50).
+    AppliedMicro,
+    /// Qualcomm (implementer 0x51).
+    Qualcomm,
     /// Anything else.
     Other,
+}
+
+/// The Arm implementer codes pfmlib knows, with their vendors.
+const ARM_IMPLEMENTERS: [(u32, Vendor); 7] = [
+    (0x41, Vendor::Arm),
+    (0x42, Vendor::Broadcom),
+    (0x43, Vendor::Cavium),
+    (0x46, Vendor::Fujitsu),
+    (0x48, Vendor::HiSilicon),
+    (0x50, Vendor::AppliedMicro),
+    (0x51, Vendor::Qualcomm),
+];
+
+impl Vendor {
+    /// The vendor of an Arm implementer code (`Other` for codes pfmlib does
+    /// not name).
+    pub fn from_arm_implementer(code: u32) -> Vendor {
+        ARM_IMPLEMENTERS
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or(Vendor::Other, |&(_, v)| v)
+    }
+
+    /// The Arm implementer code of this vendor, if it designs Arm cores.
+    pub fn arm_implementer(self) -> Option<u32> {
+        ARM_IMPLEMENTERS
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map(|&(c, _)| c)
+    }
 }
 
 /// Type of a PMU (libpfm4's `pfm_pmu_type_t`).

@@ -5,9 +5,11 @@
 //! root directory or in-memory files for `/sys` and `/proc`.
 
 mod cpu;
+mod cpuinfo;
 mod facts;
 
 pub use cpu::ArchPerfmon;
+pub use cpuinfo::ArmCpuId;
 pub use raw_cpuid::{CpuIdReader, CpuIdResult};
 
 use crate::model::Vendor;
@@ -18,6 +20,8 @@ use std::sync::Arc;
 
 /// Directory of the kernel's perf_events PMUs.
 pub(crate) const EVENT_SOURCES: &str = "/sys/bus/event_source/devices";
+/// Where Arm CPUs are identified (as libpfm4 does).
+const CPUINFO: &str = "/proc/cpuinfo";
 
 /// The processor architecture of a host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -76,6 +80,10 @@ pub struct Host {
     pub brand: Option<String>,
     /// CPUID leaf 0xA, on Intel CPUs that have it.
     pub arch_perfmon: Option<ArchPerfmon>,
+    /// On Arm hosts: implementer, part and architecture from
+    /// `/proc/cpuinfo`, read as libpfm4 reads them (`None`: not an Arm host,
+    /// or libpfm4 would find them missing).
+    pub arm: Option<ArmCpuId>,
     /// The kernel exposes a hardware CPU PMU (`/sys/bus/event_source/devices/cpu`).
     pub kernel_cpu_pmu: bool,
     /// The kernel has perf_events (`/proc/sys/kernel/perf_event_paranoid`).
@@ -118,6 +126,42 @@ impl Host {
         h
     }
 
+    /// A host of architecture `arch` whose `/sys` and `/proc` are the
+    /// directories under `root` (a recorded tree); on Arm its CPU is read
+    /// from `root/proc/cpuinfo` as libpfm4 reads it.
+    ///
+    /// ```
+    /// use pfmlib::{Arch, Host, Vendor};
+    /// let dir = std::env::temp_dir().join(format!("pfmlib-doc-n1-{}", std::process::id()));
+    /// std::fs::create_dir_all(dir.join("proc")).unwrap();
+    /// std::fs::write(
+    ///     dir.join("proc/cpuinfo"),
+    ///     "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd0c\n\n",
+    /// )
+    /// .unwrap();
+    /// let h = Host::from_root(Arch::Aarch64, dir.clone());
+    /// assert_eq!((h.vendor, h.model), (Vendor::Arm, 0xd0c));
+    /// # std::fs::remove_dir_all(dir).unwrap();
+    /// ```
+    pub fn from_root(arch: Arch, root: PathBuf) -> Host {
+        Host::from_facts(arch, Facts::under(root))
+    }
+
+    /// A host of architecture `arch` whose only kernel file is
+    /// `/proc/cpuinfo` with `text` (a recorded one, say): on Arm the CPU is
+    /// read from it as libpfm4 reads it. perf_events is absent (see
+    /// [`Host::from_root`] for a whole recorded tree).
+    ///
+    /// ```
+    /// use pfmlib::{Arch, Host, Library};
+    /// let v1 = "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd40\n\n";
+    /// let lib = Library::with_host(Host::from_cpuinfo(Arch::Aarch64, v1));
+    /// assert!(lib.pmu("arm_v1").unwrap().info().is_present);
+    /// ```
+    pub fn from_cpuinfo(arch: Arch, text: &str) -> Host {
+        Host::from_facts(arch, Facts::none().with_file(CPUINFO, text))
+    }
+
     /// A made-up host with the given CPU, perf_events present and no leaf
     /// 0xA; it has no kernel files (see [`Host::with_file`]).
     pub fn synthetic(vendor: Vendor, family: u32, model: u32) -> Host {
@@ -129,6 +173,7 @@ impl Host {
             stepping: 0,
             brand: None,
             arch_perfmon: None,
+            arm: None,
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
@@ -144,7 +189,8 @@ impl Host {
     /// The same host with one more kernel file, given by absolute path
     /// (`/sys/bus/event_source/devices/uncore/type`, say). It is seen
     /// instead of any file of that name under the root. The host's flags
-    /// (`perf_events`, `kernel_cpu_pmu`, ...) stay as they are.
+    /// (`perf_events`, `kernel_cpu_pmu`, ...) stay as they are; on an Arm
+    /// host a new `/proc/cpuinfo` is read again for the CPU's identity.
     ///
     /// ```
     /// use pfmlib::{Host, Library, Os, Plm, Vendor};
@@ -157,6 +203,9 @@ impl Host {
     /// ```
     pub fn with_file(mut self, path: &str, contents: &str) -> Host {
         self.facts = self.facts.with_file(path, contents);
+        if path == CPUINFO {
+            self.read_arm_cpu();
+        }
         self
     }
 
@@ -191,7 +240,27 @@ impl Host {
         h.perf_events = false;
         h.facts = facts;
         h.read_kernel_facts();
+        h.read_arm_cpu();
         h
+    }
+
+    /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from
+    /// the implementer, family from the architecture, model from the part).
+    fn read_arm_cpu(&mut self) {
+        if !matches!(self.arch, Arch::Arm | Arch::Aarch64) {
+            return;
+        }
+        let text = self.facts.read(CPUINFO);
+        self.arm = text.and_then(|t| ArmCpuId::from_cpuinfo(t.as_bytes(), self.arch));
+        let (vendor, family, model) = match self.arm {
+            Some(a) => (
+                Vendor::from_arm_implementer(a.implementer as u32),
+                a.architecture.max(0) as u32,
+                a.part.max(0) as u32,
+            ),
+            None => (Vendor::Other, 0, 0),
+        };
+        (self.vendor, self.family, self.model) = (vendor, family, model);
     }
 
     fn set_cpu(&mut self, c: cpu::CpuFacts) {

@@ -204,6 +204,8 @@ const fn str_eq(a: &str, b: &str) -> bool {
 
 #[path = "amd64/defs.rs"]
 pub mod amd64;
+#[path = "arm/defs.rs"]
+pub mod arm;
 #[path = "ia64/defs.rs"]
 pub mod ia64;
 #[path = "intel_nhm_unc/defs.rs"]
@@ -225,7 +227,7 @@ pub mod rapl;
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 10] = [
+pub static FAMILIES: [&FamilyDefs; 11] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -236,4 +238,5 @@ pub static FAMILIES: [&FamilyDefs; 10] = [
     &rapl::DEFS,
     &intel_snb_unc::DEFS,
     &intel_snbep_unc::DEFS,
+    &arm::DEFS,
 ];

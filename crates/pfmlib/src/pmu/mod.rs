@@ -9,6 +9,7 @@
 pub(crate) use crate::defs;
 
 pub(crate) mod amd64;
+pub(crate) mod arm;
 pub(crate) mod ia64;
 pub(crate) mod intel_nhm_unc;
 pub(crate) mod intel_snb_unc;
@@ -154,7 +155,7 @@ pub(crate) trait Engine: Sync {
 }
 
 /// Every engine, by family id (the order of [`defs::FAMILIES`]).
-static ENGINES: [&dyn Engine; 10] = [
+static ENGINES: [&dyn Engine; 11] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
@@ -165,6 +166,7 @@ static ENGINES: [&dyn Engine; 10] = [
     &rapl::Rapl,
     &intel_snb_unc::SnbUncore,
     &intel_snbep_unc::SnbepUncore,
+    &arm::Arm,
 ];
 
 /// With perf_events, does the kernel publish PMU `name` under

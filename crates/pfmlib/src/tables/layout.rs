@@ -44,7 +44,9 @@ pub mod pmu {
     pub const SUPPORTED_PLM: usize = 39;
     /// Variant (u8): bit position of this PMU in the table's variant masks.
     pub const VARIANT: usize = 40;
-    /// CPU vendor detected on (u8): 0 none, 1 Intel, 2 AMD.
+    /// CPU vendor detected on (u8): 0 none, 1 Intel, 2 AMD; Arm implementers
+    /// 3 Arm, 4 Broadcom, 5 Cavium, 6 Fujitsu, 7 HiSilicon, 8 Applied Micro,
+    /// 9 Qualcomm.
     pub const VENDOR: usize = 41;
     /// Position in the lookup order (u16).
     pub const RANK: usize = 42;

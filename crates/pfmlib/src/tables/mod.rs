@@ -291,6 +291,13 @@ impl PmuDesc {
         match u8_at(PMUS, self.at(layout::pmu::VENDOR)) {
             1 => Some(Vendor::Intel),
             2 => Some(Vendor::Amd),
+            3 => Some(Vendor::Arm),
+            4 => Some(Vendor::Broadcom),
+            5 => Some(Vendor::Cavium),
+            6 => Some(Vendor::Fujitsu),
+            7 => Some(Vendor::HiSilicon),
+            8 => Some(Vendor::AppliedMicro),
+            9 => Some(Vendor::Qualcomm),
             _ => None,
         }
     }

@@ -1,1 +1,3 @@
+pub mod arm;
 pub mod sweep;
+pub mod words;

@@ -1,0 +1,258 @@
+//! The Arm oracles: libpfm4 4.13 built for `arm64` and for `arm` from
+//! Debian's source package (`make ARCH=arm64 lib`, `make ARCH=arm lib`; CI
+//! builds them at test time), found through `PFMLIB_LIBPFM4_ARM64` and
+//! `PFMLIB_LIBPFM4_ARM`, and libpfm4's source tree (for its `tests/`)
+//! through `PFMLIB_LIBPFM4_SRC`. Without them the tests print `SKIPPED`
+//! and pass, unless `PFMLIB_REQUIRE_ARM_ORACLES` is set (CI sets it).
+//!
+//! Each test file loads one build: two libpfm4 builds never share a process.
+
+#![allow(dead_code)]
+
+use super::sweep::{compare_one, compare_tables, report, shared_pmus, sweep_pmu};
+use pfm_oracle::Libpfm4;
+use pfmlib::{Host, Library, Os, Plm, PmuKind};
+use std::path::PathBuf;
+
+/// The variable that makes a missing oracle a failure.
+pub const REQUIRE: &str = "PFMLIB_REQUIRE_ARM_ORACLES";
+
+/// A libpfm4 build for one Arm architecture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Build {
+    /// `make ARCH=arm64 lib`.
+    Arm64,
+    /// `make ARCH=arm lib`.
+    Arm,
+}
+
+impl Build {
+    /// The variable holding the path of its `libpfm.so.4`.
+    pub fn var(self) -> &'static str {
+        match self {
+            Build::Arm64 => "PFMLIB_LIBPFM4_ARM64",
+            Build::Arm => "PFMLIB_LIBPFM4_ARM",
+        }
+    }
+
+    /// PMUs and events libpfm4 4.13 knows in this build.
+    pub fn expected(self) -> (usize, usize) {
+        match self {
+            Build::Arm64 => (74, 1977),
+            Build::Arm => (79, 2038),
+        }
+    }
+}
+
+/// PMUs of the builds pfmlib does not have yet, with the reason.
+pub const NOT_YET: &[(&str, &str)] = &[];
+
+/// `name` from the environment, or why not (a panic under [`REQUIRE`]).
+pub fn path_from_env(var: &str, what: &str) -> Option<PathBuf> {
+    match std::env::var_os(var) {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => {
+            if std::env::var_os(REQUIRE).is_some() {
+                panic!("{what} required ({REQUIRE} is set) but {var} is not");
+            }
+            eprintln!("SKIPPED: {var} is not set ({what}; .ci/run builds it from Debian's libpfm4 source package)");
+            None
+        }
+    }
+}
+
+/// The oracle of `build`, loaded, or `None` (after saying why).
+pub fn oracle(build: Build) -> Option<Libpfm4> {
+    let path = path_from_env(build.var(), "libpfm4 built for Arm")?;
+    match Libpfm4::load_from(&path) {
+        Ok(o) => Some(o),
+        Err(e) => {
+            if std::env::var_os(REQUIRE).is_some() {
+                panic!("{} required but not loadable: {e}", path.display());
+            }
+            eprintln!("SKIPPED: {} not loadable: {e}", path.display());
+            None
+        }
+    }
+}
+
+/// pfmlib as the Arm builds answer on this (non-Arm) host: no core PMU is
+/// present, so the perf_events PMU keeps every privilege level; every PMU
+/// is encodable with its prefix (`LIBPFM_ENCODE_INACTIVE=1`).
+pub fn library() -> Library {
+    Library::with_host(Host::none())
+}
+
+/// The PMUs of the build pfmlib must have: all but [`NOT_YET`].
+pub fn checked_pmus(o: &Libpfm4, lib: &Library) -> Vec<String> {
+    let names = shared_pmus(o, lib);
+    for p in o.pmus() {
+        let missing = !names.contains(&p.name);
+        let excused = NOT_YET.iter().any(|(n, _)| *n == p.name);
+        assert!(
+            missing == excused,
+            "{}: pfmlib {} it",
+            p.name,
+            if missing { "lacks" } else { "has" }
+        );
+    }
+    names
+}
+
+/// The tables of every PMU of the build: counts, events, attributes.
+pub fn tables(build: Build) {
+    let Some(o) = oracle(build) else { return };
+    let lib = library();
+    let theirs = o.pmus();
+    let events: usize = theirs.iter().map(|p| p.nevents as usize).sum();
+    assert_eq!(
+        (theirs.len(), events),
+        build.expected(),
+        "the oracle's size"
+    );
+    let names = checked_pmus(&o, &lib);
+    for n in &names {
+        let p = lib.pmu(n).expect("shared");
+        eprintln!("{build:?} table {n}: {} events", p.events().count());
+    }
+    for (n, why) in NOT_YET {
+        eprintln!("{build:?} table {n}: not in pfmlib yet ({why})");
+    }
+    let diffs = compare_tables(&o, &lib, &names);
+    eprintln!(
+        "{build:?}: tables compared with libpfm4: {} of {} PMUs",
+        names.len(),
+        theirs.len()
+    );
+    report(&format!("{build:?} tables"), &diffs, 0);
+}
+
+/// Shard `k` of `n` of the string sweep over every PMU of the build
+/// (instances of one table included: their names, ids and kernel PMUs differ).
+pub fn sweep(build: Build, k: usize, n: usize) {
+    let Some(o) = oracle(build) else { return };
+    let lib = library();
+    let mut diffs = Vec::new();
+    let mut total = 0;
+    for (i, pmu) in checked_pmus(&o, &lib).iter().enumerate() {
+        if i % n != k {
+            continue;
+        }
+        let (d, count) = sweep_pmu(&o, &lib, pmu);
+        let pct = 100.0 * (count - d.len().min(count)) as f64 / count.max(1) as f64;
+        eprintln!(
+            "{build:?} sweep {pmu}: {count} strings x 3 OS layers, {} differences ({pct:.1}% agreement)",
+            d.len()
+        );
+        diffs.extend(d);
+        total += count;
+    }
+    report(&format!("{build:?} sweep shard {k}"), &diffs, total);
+}
+
+/// Strings beyond the per-event sweep: unprefixed names, case, aliases,
+/// repeated and conflicting levels, uncore PMUs without a kernel PMU.
+pub const ODD: &[&str] = &[
+    "CPU_CYCLES",
+    "cycles",
+    "arm_n1::inst_retired",
+    "ARM_N1::INST_RETIRED:K",
+    "arm_n1::INST_RETIRED:k:u:hv",
+    "arm_n1::INST_RETIRED:k=0:u=0:hv=0",
+    "arm_n1::INST_RETIRED:hv",
+    "arm_n1::INST_RETIRED:k:k",
+    "arm_n1::INST_RETIRED:k=1:k=0",
+    "arm_n1::INST_RETIRED:h",
+    "arm_n1::INST_RETIRED:0x1",
+    "arm_n1::BR_RET_SPEC",
+    "arm_n1::BR_RET_SPEC:u",
+    "arm_v2::L2_TLB_REQ:k",
+    "arm_v1::L2D_TLB:u:period=100",
+    "arm_kunpeng::CPU_CYCLES:hv=1:excl",
+    "tx2_dmc0::UNC_DMC_READS",
+    "tx2_dmc1::UNC_DMC_READS:k=0:u=1",
+    "tx2_ccpi1::UNC_CCPI_GIC:hv",
+    "hisi_sccl1_ddrc0::flux_wr",
+    "hisi_sccl7_l3c23::rd_cpipe:u",
+    "hisi_sccl5_hha7::rx_ops_num:period=5",
+    "hisi_sccl1_l3c8::RD_CPIPE",
+    "arm_a64fx::CPU_CYCLES:u",
+    "arm_ac7::CPU_CYCLES:u",
+    "arm_ac8::CPU_CYCLES:k",
+    "arm_ac8::CPU_CYCLES:u=1",
+    "arm_1176::INSTR_EXEC",
+    "qcom_krait::CPU_CYCLES:k:u",
+    "arm_n1::INST_RETIRED,arm_n1::CPU_CYCLES",
+    "arm_n1::",
+    "::INST_RETIRED",
+];
+
+/// The odd strings, with every default privilege level mask.
+pub fn odd_strings(build: Build) {
+    let Some(o) = oracle(build) else { return };
+    let lib = library();
+    let mut diffs = Vec::new();
+    let plms = [Plm::DEFAULT, Plm::PLM3, Plm::PLM0, Plm::ALL, Plm::PLMH];
+    let known: Vec<String> = o.pmus().into_iter().map(|p| p.name).collect();
+    // A string naming a PMU of the other build only: pfmlib has it, the
+    // build does not (their tables are compared by the other test file).
+    let strings: Vec<&str> = ODD
+        .iter()
+        .copied()
+        .filter(|s| match s.split_once("::") {
+            Some((p, _)) if !p.is_empty() => known.iter().any(|k| k.eq_ignore_ascii_case(p)),
+            _ => true,
+        })
+        .collect();
+    for s in &strings {
+        for plm in plms {
+            compare_one(&lib, &o, s, plm, &mut diffs);
+        }
+    }
+    report(
+        &format!("{build:?} odd strings"),
+        &diffs,
+        strings.len() * plms.len(),
+    );
+}
+
+/// Every event and modifier description of the build's hardware PMUs is
+/// our own (the perf_events PMU is the x86 build's, checked by
+/// `tests/own_words.rs`).
+pub fn own_words(build: Build) {
+    let Some(o) = oracle(build) else { return };
+    let lib = library();
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for name in checked_pmus(&o, &lib) {
+        let theirs = o.pmu_by_name(&name).expect("shared");
+        let ours = lib.pmu(&name).expect("shared");
+        if ours.info().kind == PmuKind::OsGeneric {
+            continue;
+        }
+        for (a, b) in ours.events().zip(o.events(&theirs, 0)) {
+            let info = a.info(Os::None);
+            let mut pairs = vec![(info.name.to_string(), info.desc, b.desc.clone())];
+            for (x, y) in a.attrs(Os::None).iter().zip(b.attrs.iter()) {
+                pairs.push((format!("{}:{}", info.name, x.name), x.desc, y.desc.clone()));
+            }
+            for (what, mine, other) in pairs {
+                checked += 1;
+                if let Some(why) = super::words::copied(mine, &other) {
+                    bad.push(format!(
+                        "{name}::{what}: {why}\n    ours:    {mine}\n    libpfm4: {other}"
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{build:?}: descriptions checked against libpfm4: {checked}, too close: {}",
+        bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "descriptions too close to libpfm4's:\n{}",
+        bad.join("\n")
+    );
+}

@@ -1,0 +1,580 @@
+//! Arm detection with synthetic hosts: `/proc/cpuinfo` files and sysfs
+//! trees of our own making, one for every implementer and part libpfm4 4.13
+//! recognises (and for its neighbours, its quirks, and other machines), on
+//! 64-bit and 32-bit Arm. pfmlib must find exactly the PMUs listed; and
+//! where the Arm oracles are available and this system allows unprivileged
+//! mount namespaces, libpfm4 itself is run on the same files (bind-mounted
+//! over `/proc/cpuinfo` and `/sys/bus/event_source/devices` in a child
+//! process of its own, one build per process) and must find the same PMUs
+//! and read the same uncore PMU types.
+
+mod common;
+
+use common::arm::{Build, REQUIRE};
+use pfmlib::{Arch, Host, Library, Os, Plm, Vendor};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A `/proc/cpuinfo` as Linux writes it, `n` processors of one kind.
+fn cpuinfo(arch: Arch, implementer: &str, part: &str, n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s += &format!("processor\t: {i}\n");
+        if arch == Arch::Arm {
+            s += "model name\t: ARMv7 Processor rev 5 (v7l)\nBogoMIPS\t: 38.40\n";
+            s += "Features\t: half thumb fastmult vfp edsp neon vfpv3 tls vfpv4 idiva idivt lpae\n";
+        } else {
+            s += "BogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics cpuid\n";
+        }
+        let arch_no = if arch == Arch::Arm { 7 } else { 8 };
+        s += &format!("CPU implementer\t: {implementer}\nCPU architecture: {arch_no}\n");
+        s += &format!("CPU variant\t: 0x1\nCPU part\t: {part}\nCPU revision\t: 2\n\n");
+    }
+    if arch == Arch::Arm {
+        s +=
+            "Hardware\t: Generic DT based system\nRevision\t: 0000\nSerial\t\t: 0000000000000000\n";
+    }
+    s
+}
+
+const TX2_UNCORE: &[&str] = &[
+    "tx2_dmc0",
+    "tx2_dmc1",
+    "tx2_llc0",
+    "tx2_llc1",
+    "tx2_ccpi0",
+    "tx2_ccpi1",
+];
+
+/// The Kunpeng uncore PMUs libpfm4 knows (all detected with the core).
+fn kunpeng_uncore() -> Vec<String> {
+    let mut v = Vec::new();
+    for s in [1, 3, 5, 7] {
+        v.extend((0..4).map(|n| format!("hisi_sccl{s}_ddrc{n}")));
+    }
+    for (s, h) in [
+        (1, 2),
+        (1, 3),
+        (3, 0),
+        (3, 1),
+        (5, 6),
+        (5, 7),
+        (7, 4),
+        (7, 5),
+    ] {
+        v.push(format!("hisi_sccl{s}_hha{h}"));
+    }
+    for (s, first) in [(1, 8), (3, 0), (5, 24), (7, 16)] {
+        v.extend((first..first + 8).map(|n| format!("hisi_sccl{s}_l3c{n}")));
+    }
+    v
+}
+
+/// One synthetic machine and the Arm PMUs that must be present on it.
+struct Case {
+    what: &'static str,
+    arch: Arch,
+    cpuinfo: String,
+    present: Vec<String>,
+}
+
+fn case(what: &'static str, arch: Arch, imp: &str, part: &str, present: &[&str]) -> Case {
+    Case {
+        what,
+        arch,
+        cpuinfo: cpuinfo(arch, imp, part, 2),
+        present: present.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+fn with(mut c: Case, more: impl IntoIterator<Item = String>) -> Case {
+    c.present.extend(more);
+    c
+}
+
+/// Every part libpfm4 recognises on 64-bit Arm, and machines it does not.
+fn cases_arm64() -> Vec<Case> {
+    use Arch::Aarch64 as A;
+    let tx2 = || TX2_UNCORE.iter().map(|s| s.to_string());
+    vec![
+        case(
+            "Neoverse N1 (Graviton 2, Altra)",
+            A,
+            "0x41",
+            "0xd0c",
+            &["arm_n1"],
+        ),
+        case("Neoverse V1 (Graviton 3)", A, "0x41", "0xd40", &["arm_v1"]),
+        case("Neoverse N2", A, "0x41", "0xd49", &["arm_n2"]),
+        case(
+            "Neoverse V2 (Grace, Graviton 4)",
+            A,
+            "0x41",
+            "0xd4f",
+            &["arm_v2"],
+        ),
+        case("Cortex-A57", A, "0x41", "0xd07", &["arm_ac57"]),
+        case("Cortex-A53", A, "0x41", "0xd03", &["arm_ac53"]),
+        case("X-Gene", A, "0x50", "0x000", &["arm_xgene"]),
+        with(
+            case("ThunderX2", A, "0x43", "0x0af", &["arm_thunderx2"]),
+            tx2(),
+        ),
+        with(
+            case("Vulcan", A, "0x42", "0x516", &["arm_thunderx2"]),
+            tx2(),
+        ),
+        case("A64FX (Fugaku)", A, "0x46", "0x001", &["arm_a64fx"]),
+        with(
+            case("Kunpeng 920", A, "0x48", "0xd01", &["arm_kunpeng"]),
+            kunpeng_uncore(),
+        ),
+        case("Cortex-A7 part on arm64", A, "0x41", "0xc07", &[]),
+        case("Krait part on arm64", A, "0x51", "0x04d", &[]),
+        case("Cortex-A76", A, "0x41", "0xd0b", &[]),
+        case(
+            "Neoverse N1 part, other implementer",
+            A,
+            "0x48",
+            "0xd0c",
+            &[],
+        ),
+        case("ThunderX2 part, Arm implementer", A, "0x41", "0x0af", &[]),
+        case("Vulcan part, Cavium implementer", A, "0x43", "0x516", &[]),
+        case("AmpereOne", A, "0xc0", "0xac3", &[]),
+        case("Apple M1", A, "0x61", "0x022", &[]),
+        case("upper-case hex", A, "0X41", "0XD0C", &["arm_n1"]),
+        case("no 0x prefix", A, "41", "d40", &["arm_v1"]),
+    ]
+}
+
+/// Every part libpfm4 recognises on 32-bit Arm (Krait by bits 11:6 of the
+/// part), and machines it does not.
+fn cases_arm() -> Vec<Case> {
+    use Arch::Arm as A;
+    let tx2 = || TX2_UNCORE.iter().map(|s| s.to_string());
+    vec![
+        case("Cortex-A7", A, "0x41", "0xc07", &["arm_ac7"]),
+        case("Cortex-A8", A, "0x41", "0xc08", &["arm_ac8"]),
+        case("Cortex-A9", A, "0x41", "0xc09", &["arm_ac9"]),
+        case("Cortex-A15", A, "0x41", "0xc0f", &["arm_ac15"]),
+        case(
+            "ARM1176 (Raspberry Pi 1)",
+            A,
+            "0x41",
+            "0xb76",
+            &["arm_1176"],
+        ),
+        case("Krait, first part", A, "0x51", "0x040", &["qcom_krait"]),
+        case("Krait 400", A, "0x51", "0x06f", &["qcom_krait"]),
+        case("Krait, last part", A, "0x51", "0x07f", &["qcom_krait"]),
+        case("Scorpion", A, "0x51", "0x02d", &[]),
+        case("Qualcomm part 0x080", A, "0x51", "0x080", &[]),
+        case("Krait part, Arm implementer", A, "0x41", "0x06f", &[]),
+        case("Cortex-A57 in AArch32", A, "0x41", "0xd07", &["arm_ac57"]),
+        case("Cortex-A53 in AArch32", A, "0x41", "0xd03", &["arm_ac53"]),
+        case("X-Gene in AArch32", A, "0x50", "0x000", &["arm_xgene"]),
+        with(
+            case(
+                "ThunderX2 in AArch32",
+                A,
+                "0x43",
+                "0x0af",
+                &["arm_thunderx2"],
+            ),
+            tx2(),
+        ),
+        case("Neoverse N1 in AArch32", A, "0x41", "0xd0c", &["arm_n1"]),
+        case("Neoverse V2 in AArch32", A, "0x41", "0xd4f", &["arm_v2"]),
+        with(
+            case("Kunpeng in AArch32", A, "0x48", "0xd01", &["arm_kunpeng"]),
+            kunpeng_uncore(),
+        ),
+        case("A64FX part on arm", A, "0x46", "0x001", &[]),
+        case("Cortex-A5", A, "0x41", "0xc05", &[]),
+    ]
+}
+
+/// libpfm4's `/proc/cpuinfo` reading, quirks included.
+fn quirk_cases() -> Vec<Case> {
+    let n1 = |what, text: &str, present: &[&str]| Case {
+        what,
+        arch: Arch::Aarch64,
+        cpuinfo: text.to_string(),
+        present: present.iter().map(|s| s.to_string()).collect(),
+    };
+    vec![
+        // No "CPU part": the value of the last line read stands in for it.
+        n1(
+            "missing part, last value 0xd0c",
+            "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0xd0c\n\n",
+            &["arm_n1"],
+        ),
+        // The last line has no newline: it is never read.
+        n1(
+            "unterminated part line",
+            "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU revision\t: 1\nCPU part\t: 0xd0c",
+            &[],
+        ),
+        // A line without a colon ends the search: not detected at all.
+        n1(
+            "a line without a colon",
+            "CPU implementer\t: 0x41\nno colon here\nCPU part\t: 0xd0c\nCPU architecture: 8\n",
+            &[],
+        ),
+        // Keys match by prefix; the first match wins.
+        n1(
+            "keys match by prefix",
+            "CPU implementer (main)\t: 0x41\nCPU part number\t: 0xd40\nCPU architecture: 8\nCPU part\t: 0xd0c\n",
+            &["arm_v1"],
+        ),
+        // The value begins two bytes after the colon.
+        n1(
+            "no space after the colon",
+            "CPU implementer:0x41\nCPU part\t:0xd0c\nCPU architecture:8\n",
+            &[],
+        ),
+        n1(
+            "an x86 machine's cpuinfo",
+            "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\npower management:\n\n",
+            &[],
+        ),
+        n1("an empty file", "", &[]),
+    ]
+}
+
+/// The Arm PMUs pfmlib finds on a host (the OS PMUs left out).
+fn pfmlib_present(h: Host) -> BTreeSet<String> {
+    Library::with_host(h)
+        .active_pmus()
+        .map(|p| p.name().to_string())
+        .filter(|n| n != "perf" && n != "perf_raw")
+        .collect()
+}
+
+#[test]
+fn pfmlib_detects_every_part() {
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for c in cases_arm64()
+        .into_iter()
+        .chain(cases_arm())
+        .chain(quirk_cases())
+    {
+        let got = pfmlib_present(Host::from_cpuinfo(c.arch, &c.cpuinfo));
+        let want: BTreeSet<String> = c.present.iter().cloned().collect();
+        if got != want {
+            bad.push(format!(
+                "{} ({:?}): {got:?}, expected {want:?}",
+                c.what, c.arch
+            ));
+        }
+        n += 1;
+    }
+    eprintln!("{n} synthetic Arm hosts");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn arm_pmus_are_never_present_elsewhere() {
+    let n1 = cpuinfo(Arch::Aarch64, "0x41", "0xd0c", 1);
+    for arch in [Arch::X86, Arch::Other] {
+        assert!(pfmlib_present(Host::from_cpuinfo(arch, &n1)).is_empty());
+    }
+    assert!(pfmlib_present(Host::none()).is_empty());
+}
+
+#[test]
+fn the_host_names_the_cpu() {
+    let h = Host::from_cpuinfo(Arch::Aarch64, &cpuinfo(Arch::Aarch64, "0x48", "0xd01", 4));
+    assert_eq!((h.vendor, h.family, h.model), (Vendor::HiSilicon, 8, 0xd01));
+    let a = h.arm.expect("an Arm host");
+    assert_eq!((a.implementer, a.part, a.architecture), (0x48, 0xd01, 8));
+    let h = Host::from_cpuinfo(Arch::Arm, &cpuinfo(Arch::Arm, "0x51", "0x06f", 1));
+    assert_eq!((h.vendor, h.family, h.model), (Vendor::Qualcomm, 7, 0x6f));
+    // A cpuinfo given later replaces the identity.
+    let h = Host::from_cpuinfo(Arch::Aarch64, "")
+        .with_file("/proc/cpuinfo", &cpuinfo(Arch::Aarch64, "0x41", "0xd40", 1));
+    assert_eq!((h.vendor, h.model), (Vendor::Arm, 0xd40));
+    // ... and one libpfm4 cannot read leaves none.
+    let h = h.with_file("/proc/cpuinfo", "no colon\n");
+    assert_eq!((h.vendor, h.model, h.arm), (Vendor::Other, 0, None));
+}
+
+/// A recorded machine: `/proc` and `/sys` under a directory of ours.
+struct Tree(PathBuf);
+
+impl Tree {
+    fn new(name: &str, cpuinfo: &str, pmus: &[(&str, &str)]) -> Tree {
+        let root = std::env::temp_dir().join(format!("pfmlib-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().expect("a parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
+        };
+        write("proc/cpuinfo", cpuinfo);
+        write("proc/sys/kernel/perf_event_paranoid", "2\n");
+        for (pmu, ty) in pmus {
+            write(&format!("sys/bus/event_source/devices/{pmu}/type"), ty);
+        }
+        Tree(root)
+    }
+
+    fn devices(&self) -> PathBuf {
+        self.0.join("sys/bus/event_source/devices")
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Uncore PMUs of the recorded trees, with the types their kernel gave them.
+const KUNPENG_TYPES: &[(&str, &str)] = &[
+    ("armv8_pmuv3_0", "8\n"),
+    ("hisi_sccl1_ddrc0", "42\n"),
+    ("hisi_sccl3_hha1", "43\n"),
+    ("hisi_sccl7_l3c23", "44\n"),
+    ("hisi_sccl5_l3c24", "-5\n"),
+    ("hisi_sccl3_l3c0", "junk\n"),
+];
+const TX2_TYPES: &[(&str, &str)] = &[
+    ("armv8_pmuv3_0", "8\n"),
+    ("uncore_dmc_0", "11\n"),
+    ("uncore_l3c_1", " 12"),
+    ("uncore_ccpi2_0", "13\n"),
+];
+const KUNPENG_STRINGS: &[&str] = &[
+    "hisi_sccl1_ddrc0::flux_wr",
+    "hisi_sccl3_hha1::rx_ops_num:u",
+    "hisi_sccl7_l3c23::rd_cpipe",
+    "hisi_sccl5_l3c24::rd_cpipe",
+    "hisi_sccl3_l3c0::rd_cpipe",
+    "hisi_sccl1_ddrc1::flux_rd",
+    "arm_kunpeng::CPU_CYCLES:u",
+];
+const TX2_STRINGS: &[&str] = &[
+    "tx2_dmc0::UNC_DMC_READS",
+    "tx2_llc1::UNC_LLC_READ:k",
+    "tx2_ccpi0::UNC_CCPI_GIC:period=100",
+    "tx2_dmc1::UNC_DMC_READS",
+    "arm_thunderx2::CPU_CYCLES",
+];
+
+/// What an encoding gave, as one comparable line.
+fn outcome(ret: Result<(u32, u64, String), i32>) -> String {
+    match ret {
+        Ok((ty, config, fstr)) => format!("type {ty} config {config:#x} {fstr}"),
+        Err(code) => format!("error {code}"),
+    }
+}
+
+fn pfmlib_encodings(h: &Host, strings: &[&str]) -> Vec<String> {
+    let lib = Library::with_host(h.clone());
+    strings
+        .iter()
+        .map(|s| {
+            let r = lib.encode(s, Plm::DEFAULT, Os::PerfEventExt);
+            let r = r.map(|e| {
+                let p = e.perf.expect("perf fields");
+                (p.type_, p.config, e.fstr)
+            });
+            format!("{s}: {}", outcome(r.map_err(|e| e.code())))
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_trees_give_kernel_pmu_types() {
+    let kp = Tree::new(
+        "kunpeng-tree",
+        &cpuinfo(Arch::Aarch64, "0x48", "0xd01", 4),
+        KUNPENG_TYPES,
+    );
+    let h = Host::from_root(Arch::Aarch64, kp.0.clone());
+    assert!(h.kernel_cpu_pmu && h.perf_events);
+    let lib = Library::with_host(h.clone());
+    assert!(lib.active_pmus().any(|p| p.name() == "perf"));
+    assert!(lib.active_pmus().any(|p| p.name() == "perf_raw"));
+    assert_eq!(lib.active_pmus().count(), 2 + 1 + 56);
+    let enc = pfmlib_encodings(&h, KUNPENG_STRINGS);
+    assert_eq!(
+        enc,
+        [
+            "hisi_sccl1_ddrc0::flux_wr: type 42 config 0x0 \
+             hisi_sccl1_ddrc0::flux_wr:u=1:k=1:h=1:excl=0:mg=1:mh=1",
+            "hisi_sccl3_hha1::rx_ops_num:u: type 43 config 0x0 \
+             hisi_sccl3_hha1::rx_ops_num:u=1:k=1:h=1:excl=0:mg=1:mh=1",
+            "hisi_sccl7_l3c23::rd_cpipe: type 44 config 0x0 \
+             hisi_sccl7_l3c23::rd_cpipe:u=1:k=1:h=1:excl=0:mg=1:mh=1",
+            // A negative type is the error; an unreadable one "not supported".
+            "hisi_sccl5_l3c24::rd_cpipe: error -5",
+            "hisi_sccl3_l3c0::rd_cpipe: error -1",
+            "hisi_sccl1_ddrc1::flux_rd: error -1",
+            "arm_kunpeng::CPU_CYCLES:u: type 4 config 0x11 \
+             arm_kunpeng::CPU_CYCLES:u=1:k=0:h=0:excl=0:mg=0:mh=1",
+        ]
+        .map(String::from)
+    );
+}
+
+// ---- libpfm4 on the same files -------------------------------------------
+
+/// Set in the child process: which build to load and what to report.
+const CHILD: &str = "PFMLIB_DETECT_CHILD";
+const CHILD_STRINGS: &str = "PFMLIB_DETECT_STRINGS";
+
+/// In a child process (inside its own mount namespace, with our files over
+/// the system's): loads one Arm build and prints what it finds.
+#[test]
+fn libpfm4_child() {
+    let Some(build) = std::env::var_os(CHILD) else {
+        return;
+    };
+    let build = if build == "arm" {
+        Build::Arm
+    } else {
+        Build::Arm64
+    };
+    let o = common::arm::oracle(build).expect("the oracle");
+    for p in o.pmus() {
+        if p.is_present && p.name != "perf" && p.name != "perf_raw" {
+            println!("PRESENT {}", p.name);
+        }
+    }
+    let strings = std::env::var(CHILD_STRINGS).unwrap_or_default();
+    for s in strings.split('\n').filter(|s| !s.is_empty()) {
+        let r = o.encode_perf(s, Plm::DEFAULT.bits(), true).map(|e| {
+            (
+                e.perf.map_or(0, |p| p.type_),
+                e.perf.map_or(0, |p| p.config),
+                e.fstr,
+            )
+        });
+        println!("ENC {s}: {}", outcome(r));
+    }
+}
+
+/// Runs libpfm4 (`build`) on `cpuinfo` (and the sysfs PMUs of `devices`)
+/// in a child process; its present Arm PMUs and encodings, or `None` when
+/// this system does not allow it.
+fn libpfm4_on(
+    build: Build,
+    cpuinfo: &Path,
+    devices: Option<&Path>,
+    strings: &[&str],
+) -> Option<(BTreeSet<String>, Vec<String>)> {
+    let exe = std::env::current_exe().ok()?;
+    let script = "mount --bind \"$1\" /proc/cpuinfo && \
+        { [ -z \"$2\" ] || mount --bind \"$2\" /sys/bus/event_source/devices; } && \
+        exec \"$3\" --exact libpfm4_child --nocapture --test-threads=1";
+    let out = Command::new("unshare")
+        .args(["-rm", "sh", "-c", script, "sh"])
+        .arg(cpuinfo)
+        .arg(devices.map(Path::as_os_str).unwrap_or_default())
+        .arg(exe)
+        .env(CHILD, if build == Build::Arm { "arm" } else { "arm64" })
+        .env(CHILD_STRINGS, strings.join("\n"))
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!(
+            "libpfm4 child failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The test harness may have begun the line ("test libpfm4_child ... ").
+    let after = |l: &str, tag: &str| l.split_once(tag).map(|(_, v)| v.to_string());
+    let present = text.lines().filter_map(|l| after(l, "PRESENT ")).collect();
+    let enc = text.lines().filter_map(|l| after(l, "ENC ")).collect();
+    Some((present, enc))
+}
+
+/// Can libpfm4 be run on our files here? `None` (after saying why) if not.
+fn oracle_runs(build: Build) -> Option<()> {
+    common::arm::path_from_env(build.var(), "libpfm4 built for Arm")?;
+    let probe = Command::new("unshare")
+        .args(["-rm", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !probe {
+        let why = "this system allows no unprivileged mount namespace (unshare -rm)";
+        if std::env::var_os(REQUIRE).is_some() {
+            panic!("libpfm4's detection cannot be checked: {why}");
+        }
+        eprintln!("SKIPPED: libpfm4's detection not checked: {why}");
+        return None;
+    }
+    Some(())
+}
+
+fn compare_with_libpfm4(build: Build, cases: Vec<Case>) {
+    if oracle_runs(build).is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("pfmlib-detect-{build:?}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut bad = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let file = dir.join(format!("cpuinfo{i}"));
+        std::fs::write(&file, &c.cpuinfo).expect("write");
+        let (theirs, _) = libpfm4_on(build, &file, None, &[]).expect("libpfm4 ran");
+        let ours = pfmlib_present(Host::from_cpuinfo(c.arch, &c.cpuinfo));
+        if ours != theirs {
+            bad.push(format!("{}: pfmlib {ours:?} / libpfm4 {theirs:?}", c.what));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "{build:?}: {} synthetic hosts compared with libpfm4, {} differ",
+        cases.len(),
+        bad.len()
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn libpfm4_arm64_detects_the_same() {
+    // An empty file is left out: libpfm4 copies from a NULL value there and crashes.
+    let quirks = quirk_cases().into_iter().filter(|c| !c.cpuinfo.is_empty());
+    compare_with_libpfm4(
+        Build::Arm64,
+        cases_arm64().into_iter().chain(quirks).collect(),
+    );
+}
+
+#[test]
+fn libpfm4_arm_detects_the_same() {
+    compare_with_libpfm4(Build::Arm, cases_arm());
+}
+
+#[test]
+fn libpfm4_reads_the_same_kernel_pmu_types() {
+    if oracle_runs(Build::Arm64).is_none() {
+        return;
+    }
+    for (name, cpu, types, strings) in [
+        ("kunpeng", ("0x48", "0xd01"), KUNPENG_TYPES, KUNPENG_STRINGS),
+        ("tx2", ("0x43", "0x0af"), TX2_TYPES, TX2_STRINGS),
+    ] {
+        let tree = Tree::new(name, &cpuinfo(Arch::Aarch64, cpu.0, cpu.1, 2), types);
+        let h = Host::from_root(Arch::Aarch64, tree.0.clone());
+        let ours = pfmlib_encodings(&h, strings);
+        let (present, theirs) = libpfm4_on(
+            Build::Arm64,
+            &tree.0.join("proc/cpuinfo"),
+            Some(&tree.devices()),
+            strings,
+        )
+        .expect("libpfm4 ran");
+        assert_eq!(pfmlib_present(h), present, "{name}: present PMUs");
+        assert_eq!(ours, theirs, "{name}: perf_event encodings");
+        eprintln!("{name}: {} encodings agree with libpfm4", ours.len());
+    }
+}
