@@ -155,9 +155,6 @@ impl Engine for Rapl {
 /// libpfm4's amd64 encoder (never set by a RAPL code).
 const AMD_GUEST_HOST: u64 = 3 << 40;
 
-/// Does the kernel expose `pmu` (`/sys/devices/<perf_name>`)? Asked only
-/// when it has perf_events, as libpfm4 asks only its perf_events layer.
-
 /// The type of the kernel's perf_events PMU `name` where it is required
 /// (libpfm4's uncore and AMD encoders): no file or no number is "not
 /// supported", a negative number is returned as the error it is.
