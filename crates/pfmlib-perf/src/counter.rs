@@ -20,6 +20,15 @@ pub enum Target {
     Task(i32),
     /// Every task running on one CPU (system-wide counting).
     Cpu(u32),
+    /// The tasks of one cgroup while they run on one CPU (`perf stat -G`):
+    /// `fd` is an open descriptor of the cgroup's directory, which the
+    /// caller keeps open while the counter is opened.
+    Cgroup {
+        /// The cgroup directory's descriptor.
+        fd: i32,
+        /// The CPU.
+        cpu: u32,
+    },
 }
 
 /// How counters are opened.
@@ -194,6 +203,7 @@ pub struct Counter {
     owner_tid: Option<i32>,
     page: Option<UserPage>,
     user_only: bool,
+    cgroup: bool,
 }
 
 /// Where a counter is opened: `(pid, cpu)` for the kernel.
@@ -225,6 +235,10 @@ fn resolve(target: Target, enc_cpu: Option<i32>, event: &str) -> Result<(i32, i3
                 }
             }
             (-1, cpu, TargetKind::Cpu(cpu))
+        }
+        (Target::Cgroup { fd, cpu }, enc) => {
+            let (_, cpu, kind) = resolve(Target::Cpu(cpu), enc, event)?;
+            (fd, cpu, kind)
         }
     })
 }
@@ -269,6 +283,7 @@ impl Counter {
         let (attr, cpu) = encode_present(lib, event, opts)?;
         let (target, enc_cpu) = match leader.target() {
             Target::Cpu(c) => (Target::Cpu(c), cpu),
+            t @ Target::Cgroup { .. } => (t, cpu),
             t => {
                 let leader_cpu = (leader.cpu != -1).then_some(leader.cpu);
                 if cpu.is_some() && cpu != leader_cpu {
@@ -335,9 +350,15 @@ impl Counter {
         read_format: u64,
     ) -> Result<Counter> {
         let (pid, cpu, kind) = resolve(target, enc_cpu, name)?;
+        let cgroup = matches!(target, Target::Cgroup { .. });
+        let flags = if cgroup {
+            pb::PERF_FLAG_PID_CGROUP as u64
+        } else {
+            0
+        };
         let mut attr = *attr;
         let mut user_only = false;
-        let inherit = opts.inherit && pid != -1;
+        let inherit = opts.inherit && pid != -1 && !cgroup;
         let file = loop {
             let mut k = attr.to_kernel();
             k.read_format = read_format;
@@ -346,11 +367,11 @@ impl Counter {
                 Some(_) => k.set_disabled(0),
                 None => {
                     k.set_disabled(u64::from(!opts.enabled));
-                    k.set_enable_on_exec(u64::from(opts.enable_on_exec && pid != -1));
+                    k.set_enable_on_exec(u64::from(opts.enable_on_exec && pid != -1 && !cgroup));
                 }
             }
             k.set_inherit(u64::from(inherit));
-            match sys::perf_event_open(&mut k, pid, cpu, leader.map(|l| &l.file)) {
+            match sys::perf_event_open_flags(&mut k, pid, cpu, leader.map(|l| &l.file), flags) {
                 Ok(f) => break f,
                 Err(errno) => {
                     let ctx = OpenContext {
@@ -388,7 +409,7 @@ impl Counter {
         };
         let id =
             sys::event_id(&file).map_err(|e| Error::os(format!("{name}: PERF_EVENT_IOC_ID"), e))?;
-        let own_thread = pid == 0 && cpu == -1;
+        let own_thread = pid == 0 && cpu == -1 && !cgroup;
         let owner_tid = own_thread.then(sys::gettid);
         // The fast path reads the hardware counter of this thread only:
         // never for other tasks, CPUs, or inherited counts.
@@ -409,6 +430,7 @@ impl Counter {
             owner_tid,
             page,
             user_only,
+            cgroup,
         })
     }
 
@@ -435,7 +457,12 @@ impl Counter {
 
     /// Whom the counter counts.
     pub fn target(&self) -> Target {
-        if self.pid == -1 {
+        if self.cgroup {
+            Target::Cgroup {
+                fd: self.pid,
+                cpu: self.cpu.max(0) as u32,
+            }
+        } else if self.pid == -1 {
             Target::Cpu(self.cpu.max(0) as u32)
         } else if self.pid == 0 {
             Target::CallingThread

@@ -25,8 +25,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! All `unsafe` code of pfmlib's product lives in this crate's `sys` module,
-//! each block with its `SAFETY:` argument.
+//! All `unsafe` code of pfmlib's product lives in this crate's `sys` and
+//! `sys_process` modules, each block with its `SAFETY:` argument.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -35,6 +35,7 @@
 #[cfg(not(target_os = "linux"))]
 compile_error!("pfmlib-perf counts with Linux perf_events and builds on Linux only");
 
+mod cgroup;
 mod counter;
 mod device;
 mod env;
@@ -42,8 +43,11 @@ mod error;
 mod process;
 mod set;
 mod sys;
+mod sys_process;
 mod tsc;
+mod workload;
 
+pub use cgroup::{Cgroup, CgroupError};
 pub use counter::{CountStatus, Counter, Group, Options, ReadPath, Reading, Target};
 pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup, MAX_NPMC};
 pub use env::{explain_open_error, hardware_pmu, Environment, OpenContext, TargetKind};
@@ -51,3 +55,4 @@ pub use error::{Error, Result};
 pub use process::{interrupt_process, wait_child, ChildExit, Interrupt};
 pub use set::{CounterSet, Scope};
 pub use tsc::{tsc_rate, tstamp, RateSource, Tstamp};
+pub use workload::{inherited_fd, thousands_separator, wait_child_until, HeldChild, SpawnError};
