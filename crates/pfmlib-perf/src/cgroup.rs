@@ -19,12 +19,12 @@ pub enum CgroupError {
     #[error("no cgroup hierarchy with perf_event is mounted (looked in {MOUNTINFO})")]
     NoHierarchy,
     /// The cgroup's directory cannot be opened (no such cgroup, no access).
-    #[error("no access to cgroup {}: {source}", path.display())]
+    #[error("no access to cgroup {}: {cause}", path.display())]
     NoAccess {
         /// Its directory.
         path: PathBuf,
         /// The OS's reason.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -52,14 +52,14 @@ impl Cgroup {
         let info = std::fs::read_to_string(MOUNTINFO).unwrap_or_default();
         let root = hierarchy_root(&info).ok_or(CgroupError::NoHierarchy)?;
         let path = root.join(name.trim_start_matches('/'));
-        let dir = File::open(&path).map_err(|source| CgroupError::NoAccess {
+        let dir = File::open(&path).map_err(|cause| CgroupError::NoAccess {
             path: path.clone(),
-            source,
+            cause,
         })?;
         if !dir.metadata().is_ok_and(|m| m.is_dir()) {
             return Err(CgroupError::NoAccess {
                 path,
-                source: std::io::Error::from_raw_os_error(libc::ENOTDIR),
+                cause: std::io::Error::from_raw_os_error(libc::ENOTDIR),
             });
         }
         Ok(Cgroup {

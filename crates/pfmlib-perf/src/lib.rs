@@ -52,7 +52,7 @@ pub use counter::{CountStatus, Counter, Group, Options, ReadPath, Reading, Targe
 pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup, MAX_NPMC};
 pub use env::{explain_open_error, hardware_pmu, Environment, OpenContext, TargetKind};
 pub use error::{Error, Result};
-pub use process::{interrupt_process, wait_child, ChildExit, Interrupt};
+pub use process::{interrupt_process, terminate_process, wait_child, ChildExit, Interrupt};
 pub use set::{CounterSet, Scope};
 pub use tsc::{tsc_rate, tstamp, RateSource, Tstamp};
 pub use workload::{inherited_fd, thousands_separator, wait_child_until, HeldChild, SpawnError};

@@ -92,8 +92,8 @@ unsafe fn held_child(
     argv: &[*const libc::c_char],
     envp: &[*const libc::c_char],
 ) -> ! {
-    // SAFETY (whole body): the caller guarantees a forked child; the calls
-    // are async-signal-safe and their pointers valid (see `fork_held`).
+    // SAFETY: the caller guarantees a freshly forked child; every call here
+    // is async-signal-safe and its pointers valid (see `fork_held`).
     unsafe {
         libc::close(go_w);
         libc::close(err_r);

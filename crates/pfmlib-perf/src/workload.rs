@@ -20,7 +20,7 @@ const DEFAULT_PATH: &str = "/bin:/usr/bin";
 #[derive(Debug, thiserror::Error)]
 pub enum SpawnError {
     /// No such program (in `PATH`, or at the path given): a shell's 127.
-    #[error("{0}: command not found")]
+    #[error("cannot run {0}: command not found")]
     NotFound(String),
     /// Found, but it cannot run (permissions, format...): a shell's 126.
     #[error("cannot run {program}: {source}")]
