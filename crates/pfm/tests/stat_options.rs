@@ -439,7 +439,7 @@ fn null_run_only_times() {
         .and_then(|l| l.split_whitespace().next())
         .and_then(|v| v.parse().ok())
         .unwrap_or(0.0);
-    assert!(secs >= 0.09 && secs < 60.0, "{err}");
+    assert!((0.09..60.0).contains(&secs), "{err}");
     if perf_counts() {
         let shape = |s: &str| -> Vec<String> {
             s.lines()
