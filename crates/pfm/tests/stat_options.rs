@@ -890,3 +890,56 @@ fn derived_figures_need_both_inputs() {
         );
     }
 }
+
+#[test]
+fn intervals_end_with_ctrl_c_or_their_count() {
+    if !can_count() {
+        return;
+    }
+    // System-wide without a command: --interval-count ends it.
+    let o = pfm(&[
+        "stat",
+        "-a",
+        "-x,",
+        "-I",
+        "100",
+        "--interval-count",
+        "2",
+        "-e",
+        "cpu-clock",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 2, "{}", stderr(&o));
+    // Ctrl-C prints the last, partial interval and exits 130.
+    let child = Command::new(env!("CARGO_BIN_EXE_pfm"))
+        .args([
+            "stat",
+            "-x,",
+            "-I",
+            "200",
+            "-e",
+            "task-clock",
+            "--",
+            "sleep",
+            "30",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pfm");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    pfmlib_perf::interrupt_process(child.id()).expect("SIGINT");
+    let o = child.wait_with_output().expect("pfm output");
+    assert_eq!(o.status.code(), Some(128 + 2));
+    let err = stderr(&o);
+    let stamps: Vec<f64> = err
+        .lines()
+        .filter(|l| l.contains(",task-clock,"))
+        .filter_map(|l| l.split(',').next()?.trim().parse().ok())
+        .collect();
+    assert!(stamps.len() >= 2, "{err}");
+    let last = stamps[stamps.len() - 1];
+    let before = stamps[stamps.len() - 2];
+    assert!(last > before, "{err}");
+}
