@@ -581,6 +581,67 @@ fn big_num_follows_the_locale() {
     assert!(o.status.success());
 }
 
+/// A locale with a thousands separator, compiled into `dir` with
+/// `localedef` (`None` when that cannot be done here).
+fn en_us_locale(dir: &std::path::Path) -> Option<()> {
+    let out = dir.join("en_US.UTF-8");
+    let ok = Command::new("localedef")
+        .args(["-i", "en_US", "-f", "UTF-8"])
+        .arg(&out)
+        .output()
+        .ok()?;
+    out.exists().then_some(()).or_else(|| {
+        eprintln!("SKIPPED locale grouping: localedef failed: {}", stderr(&ok));
+        None
+    })
+}
+
+#[test]
+fn big_num_groups_digits_in_a_locale_that_has_a_separator() {
+    if !can_count() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    if en_us_locale(dir.path()).is_none() {
+        return;
+    }
+    let count = |prog: &str, opts: &[&str]| -> String {
+        let o = Command::new(prog)
+            .arg("stat")
+            .args(opts)
+            .args(["-e", "page-faults", "--"])
+            .args(DD)
+            .env("LOCPATH", dir.path())
+            .env("LC_ALL", "en_US.UTF-8")
+            .output()
+            .expect("run");
+        let err = stderr(&o);
+        let line = err
+            .lines()
+            .find(|l| l.contains("page-faults"))
+            .unwrap_or("");
+        line.split_whitespace().next().unwrap_or("").to_string()
+    };
+    let pfm = env!("CARGO_BIN_EXE_pfm");
+    for opts in [&[][..], &["-B"][..]] {
+        let c = count(pfm, opts);
+        assert!(c.len() == 5 && c.as_bytes()[1] == b',', "grouped: {c:?}");
+    }
+    let c = count(pfm, &["--no-big-num"]);
+    assert!(c.bytes().all(|b| b.is_ascii_digit()), "{c:?}");
+    let c = count(pfm, &["-x,"]);
+    assert!(
+        c.split(',')
+            .next()
+            .is_some_and(|v| v.parse::<u64>().is_ok()),
+        "CSV never groups: {c:?}"
+    );
+    if perf_counts() {
+        let theirs = count("perf", &[]);
+        assert_eq!(theirs.len(), count(pfm, &[]).len(), "perf: {theirs:?}");
+    }
+}
+
 #[test]
 fn quiet_prints_nothing() {
     if !can_count() {
