@@ -249,6 +249,42 @@ mod tests {
     }
 
     #[test]
+    fn misses_as_a_share_of_their_accesses() {
+        let lib = Library::global();
+        assert_eq!(classify(lib, "L1-dcache-loads"), Kind::L1dLoads);
+        assert_eq!(classify(lib, "L1-dcache-load-misses"), Kind::L1dLoadMisses);
+        assert_eq!(classify(lib, "LLC-load-misses"), Kind::LlcLoadMisses);
+        assert_eq!(classify(lib, "dTLB-loads"), Kind::DtlbLoads);
+        assert_eq!(classify(lib, "cache-misses"), Kind::CacheMisses);
+        assert_eq!(classify(lib, "L1-dcache-prefetches"), Kind::Other);
+        let ev = |kind, v: Option<f64>| {
+            let mut e = EventStats::new(String::new(), kind);
+            match v {
+                Some(v) => e.value = crate::stat::stats::Stats::of(v),
+                None => e.unsupported = Some("no PMU".into()),
+            }
+            e
+        };
+        let all = [
+            ev(Kind::Clock, Some(1e9)),
+            ev(Kind::L1dLoads, Some(400.0)),
+            ev(Kind::CacheRefs, None),
+        ];
+        let m = derive(Kind::L1dLoadMisses, 100.0, &all, 1e9).unwrap();
+        assert_eq!(
+            (m.value, m.unit, m.percent),
+            (25.0, "of all L1-dcache accesses", true)
+        );
+        // Never from a <not supported> count.
+        assert_eq!(derive(Kind::CacheMisses, 5.0, &all, 1e9), None);
+        // Loads are counted per second of task clock.
+        assert_eq!(
+            derive(Kind::L1dLoads, 4e6, &all, 1e9).map(|m| m.unit),
+            Some("M/sec")
+        );
+    }
+
+    #[test]
     fn kinds_from_the_perf_encoding() {
         let lib = Library::global();
         assert_eq!(classify(lib, "task-clock"), Kind::Clock);
