@@ -371,7 +371,12 @@ impl Counter {
                 }
             }
             k.set_inherit(u64::from(inherit));
-            match sys::perf_event_open_flags(&mut k, pid, cpu, leader.map(|l| &l.file), flags) {
+            let group = leader.map(|l| &l.file);
+            let opened = match flags {
+                0 => sys::perf_event_open(&mut k, pid, cpu, group),
+                f => sys::perf_event_open_flags(&mut k, pid, cpu, group, f),
+            };
+            match opened {
                 Ok(f) => break f,
                 Err(errno) => {
                     let ctx = OpenContext {

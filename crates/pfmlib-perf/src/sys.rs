@@ -24,6 +24,18 @@ fn errno() -> i32 {
     io::Error::last_os_error().raw_os_error().unwrap_or(0)
 }
 
+/// `perf_event_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC)`.
+///
+/// Returns the new descriptor as a `File` (reads go through `Read`), or the errno.
+pub(crate) fn perf_event_open(
+    attr: &mut KernelAttr,
+    pid: i32,
+    cpu: i32,
+    group: Option<&File>,
+) -> Result<File, i32> {
+    perf_event_open_flags(attr, pid, cpu, group, 0)
+}
+
 /// `perf_event_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC | flags)`
 /// (`PERF_FLAG_PID_CGROUP`: `pid` is then a cgroup directory's descriptor).
 ///
