@@ -989,7 +989,7 @@ fn intervals_end_with_ctrl_c_or_their_count() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start pfm");
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     pfmlib_perf::interrupt_process(child.id()).expect("SIGINT");
     let o = child.wait_with_output().expect("pfm output");
     assert_eq!(o.status.code(), Some(128 + 2));
@@ -1003,4 +1003,40 @@ fn intervals_end_with_ctrl_c_or_their_count() {
     let last = stamps[stamps.len() - 1];
     let before = stamps[stamps.len() - 2];
     assert!(last > before, "{err}");
+}
+
+#[test]
+fn no_inherit_with_existing_processes() {
+    if !can_count() {
+        return;
+    }
+    // sh waits a second (time to open the counters), then runs dd as a child.
+    let faults = |opts: &[&str]| -> f64 {
+        let mut c = Command::new("sh")
+            .args([
+                "-c",
+                "sleep 1; dd if=/dev/zero of=/dev/null bs=16M count=2 status=none; true",
+            ])
+            .spawn()
+            .expect("start sh");
+        let pid = c.id().to_string();
+        let reaper = std::thread::spawn(move || {
+            let _ = c.wait();
+        });
+        let mut args = vec!["stat", "-x,", "-e", "page-faults", "-p", &pid];
+        args.extend_from_slice(opts);
+        let o = pfm(&args);
+        let _ = reaper.join();
+        csv_sum(&stderr(&o), "page-faults").unwrap_or(0.0)
+    };
+    let inherited = faults(&[]);
+    let alone = faults(&["-i"]);
+    assert!(
+        inherited > 2000.0,
+        "dd, created after the open, counted: {inherited}"
+    );
+    assert!(
+        alone * 5.0 < inherited,
+        "-i: sh alone {alone}, with dd {inherited}"
+    );
 }
