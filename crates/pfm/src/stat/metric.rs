@@ -212,8 +212,9 @@ pub fn derive(kind: Kind, v: f64, all: &[EventStats], elapsed_ns: f64) -> Option
         Kind::Clock if elapsed_ns > 0.0 => Some(Metric::of(v / elapsed_ns, CPUS_UTILIZED)),
         Kind::Cycles => Some(Metric::of(v / positive(Kind::Clock)?, GHZ)),
         Kind::Instructions => Some(Metric::of(v / positive(Kind::Cycles)?, INSN_PER_CYCLE)),
-        Kind::Clock | Kind::Other => None,
-        // Counts without a ratio of their own: per second of task clock.
+        Kind::Clock => None,
+        // Counts without a ratio of their own (tracepoints and raw events
+        // too, as perf): per second of task clock.
         _ => rate(v, mean_of(Kind::Clock)?),
     }
 }
