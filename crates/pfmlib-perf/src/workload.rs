@@ -159,47 +159,67 @@ impl Drop for HeldChild {
     }
 }
 
-/// Waits for child `pid` until `deadline`: `Ok(None)` when it is still
-/// running then. A stop signal is passed on to the child as in
-/// [`crate::wait_child`] (once per call).
-pub fn wait_child_until(
-    pid: u32,
+/// Waiting for a child with deadlines (interval printing, time limits),
+/// passing a stop signal on to it once, as [`crate::wait_child`] does.
+#[derive(Debug)]
+pub struct ChildWait {
+    pid: i32,
     interrupt: Option<Interrupt>,
-    deadline: Instant,
-) -> io::Result<Option<ChildExit>> {
-    let pid = i32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
-    let pidfd = sys_process::pidfd_open(pid).ok();
-    let mut forwarded = false;
-    loop {
-        if let Some(sig) = interrupt.and_then(|i| i.signal()) {
-            if !forwarded {
-                forwarded = true;
-                let _ = sys::kill(pid, sig);
+    forwarded: bool,
+    pidfd: Option<std::fs::File>,
+}
+
+impl ChildWait {
+    /// Waits for child `pid` (started by this process, not yet reaped).
+    pub fn new(pid: u32, interrupt: Option<Interrupt>) -> io::Result<ChildWait> {
+        let pid = i32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+        Ok(ChildWait {
+            pid,
+            interrupt,
+            forwarded: false,
+            // Without a pidfd (old kernels), look every millisecond.
+            pidfd: sys_process::pidfd_open(pid).ok(),
+        })
+    }
+
+    fn forward(&mut self) {
+        if let Some(sig) = self.interrupt.and_then(|i| i.signal()) {
+            if !self.forwarded {
+                self.forwarded = true;
+                // The child may be gone already (a terminal's Ctrl-C reaches it too).
+                let _ = sys::kill(self.pid, sig);
             }
         }
-        if let Some(r) = sys_process::wait4_nohang(pid)? {
-            return Ok(Some(ChildExit {
-                status: r.status,
-                user: r.user,
-                sys: r.sys,
-            }));
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return Ok(None);
-        }
-        // Without a pidfd (old kernels), look again every millisecond.
-        let step = deadline - now;
-        let r = match &pidfd {
-            Some(fd) => sys_process::poll_readable(fd, step).map(|_| ()),
-            None => {
-                std::thread::sleep(step.min(std::time::Duration::from_millis(1)));
-                Ok(())
+    }
+
+    /// Waits until the child ends (its exit) or `deadline` (`None`).
+    pub fn until(&mut self, deadline: Instant) -> io::Result<Option<ChildExit>> {
+        loop {
+            self.forward();
+            if let Some(r) = sys_process::wait4_nohang(self.pid)? {
+                return Ok(Some(ChildExit {
+                    status: r.status,
+                    user: r.user,
+                    sys: r.sys,
+                }));
             }
-        };
-        match r {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            other => other?,
+            let now = Instant::now();
+            if now >= deadline {
+                self.forward();
+                return Ok(None);
+            }
+            let step = deadline - now;
+            let r = match &self.pidfd {
+                Some(fd) => sys_process::poll_readable(fd, step).map(|_| ()),
+                None => {
+                    std::thread::sleep(step.min(std::time::Duration::from_millis(1)));
+                    Ok(())
+                }
+            };
+            match r {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => other?,
+            }
         }
     }
 }
@@ -235,7 +255,11 @@ mod tests {
         let pid = c.pid() as u32;
         c.start().unwrap();
         let far = Instant::now() + std::time::Duration::from_secs(30);
-        let exit = wait_child_until(pid, None, far).unwrap().unwrap();
+        let exit = ChildWait::new(pid, None)
+            .unwrap()
+            .until(far)
+            .unwrap()
+            .unwrap();
         assert_eq!(exit.status.code(), Some(7));
         assert!(matches!(
             HeldChild::spawn(&["no-such-program-pfm".into()]),
@@ -250,11 +274,12 @@ mod tests {
         let mut c = HeldChild::spawn(&["sleep".into(), "5".into()]).unwrap();
         c.start().unwrap();
         let pid = c.pid();
+        let mut w = ChildWait::new(pid as u32, None).unwrap();
         let soon = Instant::now() + std::time::Duration::from_millis(50);
-        assert!(wait_child_until(pid as u32, None, soon).unwrap().is_none());
+        assert!(w.until(soon).unwrap().is_none());
         sys::kill(pid, libc::SIGKILL).unwrap();
         let far = Instant::now() + std::time::Duration::from_secs(30);
-        let exit = wait_child_until(pid as u32, None, far).unwrap().unwrap();
+        let exit = w.until(far).unwrap().unwrap();
         assert_eq!(exit.status.signal(), Some(libc::SIGKILL));
     }
 

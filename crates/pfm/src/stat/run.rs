@@ -343,6 +343,14 @@ impl<'a> Counting<'a> {
         lines: &mut [Line],
         report: &mut Report,
     ) -> anyhow::Result<Option<ChildExit>> {
+        // The command gets a stop signal once, not at every tick.
+        let mut child_wait = match st.pid {
+            Some(pid) => Some(
+                pfmlib_perf::ChildWait::new(pid, self.interrupt)
+                    .context("waiting for the command")?,
+            ),
+            None => None,
+        };
         let watched: &[i32] = match self.scope {
             Scope::Tasks(t) | Scope::Threads { tids: t, .. } => t,
             _ => &[],
@@ -357,10 +365,9 @@ impl<'a> Counting<'a> {
             .into_iter()
             .flatten()
             .min();
-            if let Some(pid) = st.pid {
+            if let Some(cw) = child_wait.as_mut() {
                 let until = deadline.unwrap_or(now + Duration::from_secs(3600));
-                let r = pfmlib_perf::wait_child_until(pid, self.interrupt, until);
-                if let Some(exit) = r.context("waiting for the command")? {
+                if let Some(exit) = cw.until(until).context("waiting for the command")? {
                     report_signal(&self.command[0], exit.status);
                     return Ok(Some(exit));
                 }
