@@ -793,6 +793,12 @@ fn cgroup_counting() {
         err.contains("cgroup") && err.contains("no-such-cgroup-pfm"),
         "{err}"
     );
+    let o = pfm(&["stat", "-a", "-G", "/,/", "-e", "cpu-clock", "--", "true"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "per-event cgroup lists are refused"
+    );
     if !cgroups_work() {
         return;
     }

@@ -24,6 +24,9 @@ pub fn resolve(a: &Args) -> anyhow::Result<Scope> {
             bail!("no CPU to count on");
         };
         return match &a.cgroup {
+            Some(name) if name.contains(',') => {
+                bail!("-G {name:?}: one cgroup counts all the events here (perf's per-event lists are not supported)")
+            }
             Some(name) => Ok(Scope::Cgroup {
                 cgroup: pfmlib_perf::Cgroup::open(name)?,
                 cpus: list,
