@@ -19,13 +19,12 @@ pub enum Error {
 
     /// An event string in perf's syntax that cannot be resolved (unknown
     /// PMU, term, alias or tracepoint, bad value or modifier).
-    #[error("{event}: {source}")]
+    #[error("{event}: {error}")]
     Syntax {
         /// The event as requested.
         event: String,
-        /// What is wrong.
-        #[source]
-        source: crate::perf_syntax::SyntaxError,
+        /// What is wrong (in the message, not a separate source).
+        error: crate::perf_syntax::SyntaxError,
     },
 
     /// An event of a PMU this host does not have: its encoding would count

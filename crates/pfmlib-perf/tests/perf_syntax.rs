@@ -25,9 +25,9 @@ fn one(lib: &Library, ev: &str) -> PerfEvent {
 
 fn syntax_error(lib: &Library, ev: &str) -> SyntaxError {
     match resolve(lib, ev, Plm::DEFAULT) {
-        Err(Error::Syntax { source, event }) => {
+        Err(Error::Syntax { error, event }) => {
             assert_eq!(event, ev);
-            source
+            error
         }
         other => panic!("{ev}: expected a syntax error, got {other:?}"),
     }
@@ -86,7 +86,7 @@ fn tracepoint_globs_expand_in_order() {
     assert!(matches!(
         resolve_one(&lib, "syscalls:sys_enter_get*", Plm::DEFAULT),
         Err(Error::Syntax {
-            source: SyntaxError::Ambiguous { count: 2 },
+            error: SyntaxError::Ambiguous { count: 2 },
             ..
         })
     ));
@@ -116,6 +116,21 @@ fn tracepoint_errors() {
         syntax_error(&none, "sched:*"),
         SyntaxError::NoTracefs
     ));
+    // tracefs there but not listable (not root): said, with pfmlib's error too.
+    let locked = Library::with_host(Host::none().with_file("/sys/kernel/tracing/README", "x"));
+    assert!(matches!(
+        syntax_error(&locked, "sched:*"),
+        SyntaxError::TracefsUnreadable { pfmlib: None, .. }
+    ));
+    match syntax_error(&locked, "sched:sched_switch") {
+        e @ SyntaxError::TracefsUnreadable {
+            pfmlib: Some(_), ..
+        } => {
+            assert!(e.to_string().contains("/sys/kernel/tracing"), "{e}")
+        }
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(one(&locked, "alignment-faults:u").syntax, Syntax::Generic);
     // Without tracefs a non-glob `a:b` is pfmlib's to read (and its error).
     assert!(matches!(
         resolve(&none, "sched:sched_switch", Plm::DEFAULT),

@@ -98,6 +98,15 @@ pub enum SyntaxError {
     /// A tracepoint glob with no tracefs mounted.
     #[error("tracefs is not mounted (neither /sys/kernel/tracing nor /sys/kernel/debug/tracing has events/): mount -t tracefs nodev /sys/kernel/tracing")]
     NoTracefs,
+    /// tracefs is there but its `events/` cannot be listed (not mounted,
+    /// or not readable by this user: it is root's by default).
+    #[error("tracefs at {dir} is not mounted or not readable by this user (its events/ cannot be listed; run as root or make it readable){}", pfmlib.as_deref().map(|p| format!("; as a pfmlib event: {p}")).unwrap_or_default())]
+    TracefsUnreadable {
+        /// The tracefs directory.
+        dir: String,
+        /// pfmlib's error for the same string, when it could have been pfmlib's.
+        pfmlib: Option<String>,
+    },
     /// No tracepoint of that name.
     #[error("no such tracepoint in {dir} (list them with: ls {dir}/SUBSYSTEM)")]
     UnknownTracepoint {

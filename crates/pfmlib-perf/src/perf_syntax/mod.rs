@@ -116,10 +116,10 @@ fn base_attr(type_: u32, config: u64, plm: Plm) -> PerfAttr {
     }
 }
 
-fn syntax_err(event: &str, source: SyntaxError) -> Error {
+fn syntax_err(event: &str, error: SyntaxError) -> Error {
     Error::Syntax {
         event: event.to_string(),
-        source,
+        error,
     }
 }
 
@@ -150,24 +150,38 @@ pub fn resolve(lib: &Library, event: &str, plm: Plm) -> Result<Vec<PerfEvent>> {
         Ok(e) => return Ok(vec![e]),
         Err(e) => e,
     };
-    if let TpMatch::Unknown(e) = tp {
-        return Err(syntax_err(event, e));
+    if let Some(e) = perf_form(lib, event, plm)? {
+        return Ok(vec![e]);
     }
+    match tp {
+        TpMatch::Unknown(mut e) => {
+            if let SyntaxError::TracefsUnreadable { pfmlib, .. } = &mut e {
+                *pfmlib = Some(pfm_err.to_string());
+            }
+            Err(syntax_err(event, e))
+        }
+        _ => Err(pfm_err),
+    }
+}
+
+/// Step 4 of the module's order: perf's raw, tool and software names, or a
+/// pfmlib event, each with perf's modifier suffix; `None` when none reads it.
+fn perf_form(lib: &Library, event: &str, plm: Plm) -> Result<Option<PerfEvent>> {
     let (base, suffix) = split_suffix(event);
     let mods = match suffix {
         Some(s) => Some(Modifiers::parse(s).map_err(|e| syntax_err(event, e))?),
         None => None,
     };
     if let Some(e) = perf_generic(event, base, plm) {
-        return Ok(vec![e.modified(mods.as_ref())]);
+        return Ok(Some(e.modified(mods.as_ref())));
     }
     if suffix.is_some() {
         if let Ok(mut e) = pfmlib_event(lib, base, plm) {
             e.name = event.to_string();
-            return Ok(vec![e.modified(mods.as_ref())]);
+            return Ok(Some(e.modified(mods.as_ref())));
         }
     }
-    Err(pfm_err)
+    Ok(None)
 }
 
 /// [`resolve`] for one counter: a glob must match exactly one tracepoint.
@@ -282,10 +296,17 @@ fn match_tracepoint(host: &Host, event: &str, plm: Plm) -> TpMatch {
     }
     let glob = tracepoint::is_glob(sys) || tracepoint::is_glob(name);
     let Some(dir) = tracepoint::events_dir(host) else {
-        return if glob {
-            TpMatch::Error(SyntaxError::NoTracefs)
-        } else {
-            TpMatch::No
+        return match (tracepoint::unreadable(host), glob) {
+            (Some(d), true) => TpMatch::Error(SyntaxError::TracefsUnreadable {
+                dir: d.into(),
+                pfmlib: None,
+            }),
+            (Some(d), false) => TpMatch::Unknown(SyntaxError::TracefsUnreadable {
+                dir: d.into(),
+                pfmlib: None,
+            }),
+            (None, true) => TpMatch::Error(SyntaxError::NoTracefs),
+            (None, false) => TpMatch::No,
         };
     };
     if tracepoint::subsystems(host, dir, sys).is_empty() {

@@ -15,9 +15,19 @@ pub const PERF_TYPE_TRACEPOINT: u32 = 2;
 
 /// The `events/` directory of the host's tracefs, if mounted.
 pub fn events_dir(host: &Host) -> Option<&'static str> {
+    TRACEFS_EVENTS.into_iter().find(|d| host.file_exists(d))
+}
+
+/// A tracefs directory that exists while its `events/` cannot be listed
+/// (not mounted there, or not readable by this user), when no tracefs can.
+pub fn unreadable(host: &Host) -> Option<&'static str> {
+    if events_dir(host).is_some() {
+        return None;
+    }
     TRACEFS_EVENTS
         .into_iter()
-        .find(|d| host.file_exists(d) && !host.list_dir(d).is_empty())
+        .filter_map(|d| d.strip_suffix("/events"))
+        .find(|d| host.file_exists(d))
 }
 
 /// True when `s` holds glob characters (`*`, `?`, `[`).
