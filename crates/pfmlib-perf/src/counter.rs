@@ -395,7 +395,7 @@ impl Counter {
             let mut k = attr.to_kernel();
             k.read_format = read_format;
             if sample_read {
-                k.sample_type |= (pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID) as u64;
+                k.sample_type |= pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID;
             }
             match leader {
                 // Members follow the leader: enabled, no enable-on-exec of their own.
