@@ -43,20 +43,51 @@ pub fn glob_match(pattern: &str, name: &str) -> bool {
     matches_from(&p, &n)
 }
 
+/// Matches with one backtracking point, the last `*` (linear in practice,
+/// never exponential whatever the pattern).
 fn matches_from(p: &[char], n: &[char]) -> bool {
-    match p.first() {
-        None => n.is_empty(),
-        Some('*') => (0..=n.len()).any(|i| matches_from(&p[1..], &n[i..])),
-        Some('?') => !n.is_empty() && matches_from(&p[1..], &n[1..]),
-        Some('[') => match (class_end(p), n.first()) {
-            (Some(end), Some(&c)) => {
-                class_has(&p[1..end], c) && matches_from(&p[end + 1..], &n[1..])
+    let (mut pi, mut ni) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        match p.get(pi) {
+            Some('*') => {
+                star = Some((pi, ni));
+                pi += 1;
+                continue;
             }
-            (Some(_), None) => false,
+            Some(_) => {
+                if let Some(len) = match_one(&p[pi..], n[ni]) {
+                    pi += len;
+                    ni += 1;
+                    continue;
+                }
+            }
+            None => {}
+        }
+        match star {
+            // Let the last `*` take one more character.
+            Some((sp, sn)) => {
+                star = Some((sp, sn + 1));
+                pi = sp + 1;
+                ni = sn + 1;
+            }
+            None => return false,
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// Whether the pattern element at the start of `p` (not `*`) matches `c`,
+/// and how many pattern characters it spans.
+fn match_one(p: &[char], c: char) -> Option<usize> {
+    match p.first()? {
+        '?' => Some(1),
+        '[' => match class_end(p) {
+            Some(end) => class_has(&p[1..end], c).then_some(end + 1),
             // An unclosed `[` is an ordinary character.
-            (None, _) => n.first() == Some(&'[') && matches_from(&p[1..], &n[1..]),
+            None => (c == '[').then_some(1),
         },
-        Some(&c) => n.first() == Some(&c) && matches_from(&p[1..], &n[1..]),
+        &x => (x == c).then_some(1),
     }
 }
 
@@ -135,6 +166,11 @@ mod tests {
         assert!(!glob_match("sys_[!e]*", "sys_enter"));
         assert!(glob_match("a[b", "a[b"));
         assert!(!glob_match("abc", "abcd"));
+        assert!(glob_match("*a*b", "xxaxxab") && !glob_match("*a*b", "xxaxxa"));
+        assert!(glob_match("**", "") && !glob_match("?", ""));
+        // Many stars against a long name: no exponential backtracking.
+        let long = "a".repeat(200);
+        assert!(!glob_match(&"*a".repeat(30).replace("a*a", "a*b"), &long));
         assert!(is_glob("a*") && is_glob("a?") && is_glob("[a]") && !is_glob("abc"));
     }
 }
