@@ -380,3 +380,52 @@ fn counting_tracepoints_and_generics_here() {
         assert!(r.value >= 5_000_000 && r.scaled() == Some(r.value), "{r:?}");
     }
 }
+
+#[test]
+fn odd_strings_never_panic() {
+    let lib = tree("tracefs_host");
+    let long = "x".repeat(10_000);
+    let stars = "*".repeat(500);
+    let odd = [
+        "",
+        "/",
+        "//",
+        "///",
+        "a/b/c/d/",
+        ":",
+        "::",
+        "a:",
+        ":b",
+        "[",
+        "*:*:*",
+        "r",
+        "r-1",
+        "cpu/event=/",
+        "cpu/=1/",
+        "cpu/event=0x/",
+        "cpu/event=1,/",
+        "cpu/,/",
+        "msr/tsc/::",
+        "é:ü",
+        "sched:[",
+        "sched:[!",
+        "sched:[z-a]",
+        "cpu/event=18446744073709551616/",
+        "cpu/wide_event=0xfff/",
+        "cpu/ldlat=65536/",
+        "msr/tsc/pppp",
+        "page-faults:",
+        "{a}",
+        "sched:sched_switch:",
+        "sched:sched_switch::u",
+        long.as_str(),
+        stars.as_str(),
+    ];
+    for s in odd {
+        let _ = resolve(&lib, s, Plm::DEFAULT);
+        let _ = parse_event_list(s);
+        let _ = expand_groups(lib.host(), &[vec![s.to_string()]]);
+    }
+    let glob = format!("sched:{stars}x");
+    assert!(resolve(&lib, &glob, Plm::DEFAULT).is_err());
+}

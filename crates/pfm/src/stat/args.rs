@@ -14,6 +14,9 @@ use std::path::PathBuf;
 )]
 pub struct Args {
     /// Events to count, comma-separated; `{a,b}` is a group. May be repeated.
+    /// pfmlib's syntax or perf's: tracepoints `sched:sched_switch` (globs
+    /// too), `pmu/event=0x3c,umask=1/`, `msr/tsc/`, `r1a8`, modifiers `:u`,
+    /// `:k`, `:ppp`, `:G`, `:H`, `:D`, `:S`, `:P`.
     /// Default: task-clock, context-switches, cpu-migrations, page-faults,
     /// cycles, instructions, branches, branch-misses.
     #[arg(short = 'e', long = "event", value_name = "EVENTS")]
