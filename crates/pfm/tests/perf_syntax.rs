@@ -34,9 +34,21 @@ fn csv_counts(report: &str) -> BTreeMap<String, Option<f64>> {
         .collect()
 }
 
+/// The counts by event name, and the report they came from.
+type Counts = (BTreeMap<String, Option<f64>>, String);
+
+/// The values of a `-x,` report in its order.
+fn ordered(report: &str) -> Vec<Option<f64>> {
+    report
+        .lines()
+        .filter(|l| l.split(',').count() > 2)
+        .map(|l| l.split(',').next().and_then(|v| v.parse().ok()))
+        .collect()
+}
+
 /// Counts `events` over the workload with `tool stat -x,`; `None` (with the
 /// reason printed) when it cannot run here.
-fn count_with(tool: &str, events: &str) -> Option<BTreeMap<String, Option<f64>>> {
+fn count_with(tool: &str, events: &str) -> Option<Counts> {
     let mut cmd = if tool == "pfm" {
         Command::new(env!("CARGO_BIN_EXE_pfm"))
     } else {
@@ -47,7 +59,10 @@ fn count_with(tool: &str, events: &str) -> Option<BTreeMap<String, Option<f64>>>
         .stdin(Stdio::null())
         .output();
     match o {
-        Ok(o) if o.status.success() => Some(csv_counts(&stderr(&o))),
+        Ok(o) if o.status.success() => {
+            let report = stderr(&o);
+            Some((csv_counts(&report), report))
+        }
         Ok(o) => {
             eprintln!("SKIPPED: {tool} stat cannot count here: {}", stderr(&o));
             None
@@ -86,10 +101,10 @@ fn close(a: f64, b: f64) -> bool {
 
 fn compare_with_perf(events: &[&str]) {
     let list = events.join(",");
-    let Some(ours) = count_with("pfm", &list) else {
+    let Some((ours, _)) = count_with("pfm", &list) else {
         return;
     };
-    let Some(perf) = count_with("perf", &list) else {
+    let Some((perf, _)) = count_with("perf", &list) else {
         return;
     };
     for ev in events {
@@ -108,7 +123,8 @@ fn compare_with_perf(events: &[&str]) {
 /// without its modifiers, so two spellings of one tracepoint would collide.
 fn compare_each_with_perf(events: &[&str]) {
     for ev in events {
-        let (Some(ours), Some(perf)) = (count_with("pfm", ev), count_with("perf", ev)) else {
+        let (Some((ours, _)), Some((perf, _))) = (count_with("pfm", ev), count_with("perf", ev))
+        else {
             return;
         };
         let (Some(o), Some(p)) = (ours.values().next(), perf.values().next()) else {
@@ -169,11 +185,34 @@ fn tracepoints_agree_with_perf() {
 }
 
 #[test]
+fn group_modifiers_agree_with_perf() {
+    if !perl_present() {
+        return;
+    }
+    let mut events = String::from("{page-faults,minor-faults:k}:u,{dummy,page-faults}:D");
+    if tracefs_present() {
+        events.push_str(",{sched:sched_process_exec,syscalls:sys_enter_getppid}:k");
+    }
+    let (Some(ours), Some(perf)) = (count_with("pfm", &events), count_with("perf", &events)) else {
+        return;
+    };
+    // perf names a group's members without the group's letters: by position.
+    let (o, p) = (ordered(&ours.1), ordered(&perf.1));
+    assert_eq!(o.len(), p.len(), "pfm {o:?} perf {p:?}");
+    for (i, (a, b)) in o.iter().zip(&p).enumerate() {
+        match (a, b) {
+            (Some(a), Some(b)) => assert!(close(*a, *b), "event {i}: pfm {a} perf {b}"),
+            _ => panic!("event {i}: pfm {a:?} perf {b:?}"),
+        }
+    }
+}
+
+#[test]
 fn tracepoint_globs_count_each_tracepoint() {
     if !perl_present() || !tracefs_present() {
         return;
     }
-    let Some(c) = count_with("pfm", "syscalls:sys_enter_get*pid") else {
+    let Some((c, _)) = count_with("pfm", "syscalls:sys_enter_get*pid") else {
         return;
     };
     let n = c.get("syscalls:sys_enter_getppid").copied().flatten();
@@ -194,7 +233,7 @@ fn sysfs_pmu_and_tool_events() {
     } else {
         "software/config=2/,duration_time"
     };
-    let Some(c) = count_with("pfm", events) else {
+    let Some((c, _)) = count_with("pfm", events) else {
         return;
     };
     if msr {

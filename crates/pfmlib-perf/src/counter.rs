@@ -320,7 +320,11 @@ impl Counter {
         event: &str,
         opts: &Options,
     ) -> Result<Counter> {
-        let ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
+        let mut ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
+        // The kernel pins or isolates whole groups through their leader
+        // only; a member asking for it (`{a,b}:D`) follows the leader, as in perf.
+        ev.attr.pinned = false;
+        ev.attr.exclusive = false;
         let cpu = ev.cpu;
         let (target, enc_cpu) = match leader.target() {
             Target::Cpu(c) => (Target::Cpu(c), cpu),

@@ -328,7 +328,31 @@ fn event_lists_keep_pmu_terms_together() {
             vec!["r1a8".into()],
         ]
     );
-    for bad in ["a,,b", "{a,b", "{a,b}x", "{a,}", "a}", "cpu/event=1", ""] {
+    assert_eq!(
+        parse_event_list("{sched:sched_switch,page-faults:k,msr/tsc/,msr/tsc/:k}:uS, dummy")
+            .unwrap(),
+        vec![
+            vec![
+                "sched:sched_switch:uS".to_string(),
+                "page-faults:kuS".into(),
+                "msr/tsc/uS".into(),
+                "msr/tsc/:kuS".into()
+            ],
+            vec!["dummy".into()],
+        ]
+    );
+    for bad in [
+        "a,,b",
+        "{a,b",
+        "{a,b}x",
+        "{a,}",
+        "a}",
+        "cpu/event=1",
+        "",
+        "a,",
+        "{a}:q",
+        "{a}:u x",
+    ] {
         assert!(parse_event_list(bad).is_err(), "{bad}");
     }
 }
@@ -371,6 +395,17 @@ fn counting_tracepoints_and_generics_here() {
             c.disable().unwrap();
             assert!(c.read().is_ok(), "{ev}");
         }
+    }
+    // `D` on a member: the kernel pins groups through their leader only.
+    match pfmlib_perf::Group::open(
+        &["task-clock:D", "page-faults:D"],
+        Target::CallingThread,
+        &Options::default(),
+    ) {
+        Ok(g) => {
+            assert!(g.leader().attr().pinned && !g.counters()[1].attr().pinned);
+        }
+        Err(e) => eprintln!("skipping the pinned group: {e}"),
     }
     if let Some(c) = open_here("duration_time") {
         c.enable().unwrap();

@@ -386,70 +386,106 @@ fn expand_name(host: &Host, name: &str) -> Result<Vec<String>> {
 }
 
 /// Splits an event list into groups as perf reads it: `a,{b,c},d` →
-/// `[[a],[b,c],[d]]`; commas inside a `pmu/.../` event stay in it.
+/// `[[a],[b,c],[d]]`; commas inside a `pmu/.../` event stay in it; a
+/// group's modifiers (`{a,b}:u`) go to each member (after its own letters).
 ///
 /// ```
-/// let g = pfmlib_perf::perf_syntax::parse_event_list("msr/tsc/,{cpu/event=0x3c,umask=0/,r1a8}").unwrap();
-/// assert_eq!(g, vec![vec!["msr/tsc/".to_string()], vec!["cpu/event=0x3c,umask=0/".into(), "r1a8".into()]]);
+/// let g = pfmlib_perf::perf_syntax::parse_event_list("msr/tsc/,{cpu/event=0x3c,umask=0/,r1a8:k}:u").unwrap();
+/// assert_eq!(g, vec![vec!["msr/tsc/".to_string()], vec!["cpu/event=0x3c,umask=0/u".into(), "r1a8:ku".into()]]);
 /// ```
 pub fn parse_event_list(s: &str) -> std::result::Result<Vec<Vec<String>>, String> {
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut current: Option<Vec<String>> = None;
-    let mut word = String::new();
-    let mut slashes = 0usize;
-    let mut after_group = false;
-    let flush = |word: &mut String,
-                 current: &mut Option<Vec<String>>,
-                 groups: &mut Vec<Vec<String>>|
-     -> std::result::Result<(), String> {
-        let w = word.trim().to_string();
-        word.clear();
-        if w.is_empty() {
-            return Err(format!("empty event name in {s:?}"));
-        }
-        match current {
-            Some(g) => g.push(w),
-            None => groups.push(vec![w]),
-        }
-        Ok(())
-    };
-    for c in s.trim().chars() {
-        if slashes % 2 == 1 && c != '/' {
-            word.push(c);
-            continue;
-        }
-        match c {
-            '/' => {
-                slashes += 1;
-                word.push(c);
+    let mut groups = Vec::new();
+    let mut rest = s.trim();
+    if rest.is_empty() {
+        return Err("no event given".into());
+    }
+    while !rest.is_empty() {
+        let after = match rest.strip_prefix('{') {
+            Some(inner) => {
+                let end = find_outside_pmu(s, inner, '}')?
+                    .ok_or_else(|| format!("unclosed group in {s:?}: missing '}}'"))?;
+                let mut members = split_members(s, &inner[..end])?;
+                let mut after = &inner[end + 1..];
+                if let Some(m) = after.strip_prefix(':') {
+                    let e = m.find(',').unwrap_or(m.len());
+                    let mods = m[..e].trim();
+                    if !Modifiers::is_modifier_list(mods) {
+                        return Err(format!(
+                            "{mods:?} after a group is not a list of perf modifiers"
+                        ));
+                    }
+                    members.iter_mut().for_each(|ev| add_modifiers(ev, mods));
+                    after = &m[e..];
+                }
+                groups.push(members);
+                after.trim_start()
             }
-            '{' if current.is_none() && word.trim().is_empty() && !after_group => {
-                current = Some(Vec::new());
+            None => {
+                let end = find_outside_pmu(s, rest, ',')?.unwrap_or(rest.len());
+                groups.push(split_members(s, &rest[..end])?);
+                &rest[end..]
             }
-            '}' if current.is_some() => {
-                flush(&mut word, &mut current, &mut groups)?;
-                groups.extend(current.take());
-                after_group = true;
-            }
-            ',' if after_group => after_group = false,
-            ',' => flush(&mut word, &mut current, &mut groups)?,
-            '{' | '}' => return Err(format!("misplaced brace in {s:?}")),
-            c if after_group && !c.is_whitespace() => {
+        };
+        rest = match after.strip_prefix(',') {
+            Some(r) if r.trim().is_empty() => return Err(format!("empty event name in {s:?}")),
+            Some(r) => r.trim_start(),
+            None if after.is_empty() => after,
+            None => {
                 return Err(format!(
-                    "unexpected {c:?} after a group in {s:?}: separate events with ','"
+                    "unexpected {after:?} after a group in {s:?}: separate events with ','"
                 ))
             }
-            c => word.push(c),
-        }
-    }
-    if current.is_some() {
-        return Err(format!("unclosed group in {s:?}: missing '}}'"));
-    }
-    if slashes % 2 == 1 {
-        return Err(format!("unclosed PMU event in {s:?}: missing '/'"));
-    }
-    if !after_group {
-        flush(&mut word, &mut current, &mut groups)?;
+        };
     }
     Ok(groups)
+}
+
+/// The byte index of the first `target` in `text` outside `pmu/.../` terms.
+fn find_outside_pmu(
+    whole: &str,
+    text: &str,
+    target: char,
+) -> std::result::Result<Option<usize>, String> {
+    let mut in_pmu = false;
+    for (i, c) in text.char_indices() {
+        if c == '/' {
+            in_pmu = !in_pmu;
+        } else if c == target && !in_pmu {
+            return Ok(Some(i));
+        }
+    }
+    if in_pmu {
+        return Err(format!("unclosed PMU event in {whole:?}: missing '/'"));
+    }
+    Ok(None)
+}
+
+/// The comma-separated events of `body` (a group's inside, or one event).
+fn split_members(whole: &str, body: &str) -> std::result::Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut rest = body;
+    loop {
+        let end = find_outside_pmu(whole, rest, ',')?.unwrap_or(rest.len());
+        let ev = rest[..end].trim();
+        if ev.is_empty() {
+            return Err(format!("empty event name in {whole:?}"));
+        }
+        if ev.contains(['{', '}']) {
+            return Err(format!("misplaced brace in {ev:?}"));
+        }
+        out.push(ev.to_string());
+        match rest.get(end + 1..) {
+            Some(r) => rest = r,
+            None => return Ok(out),
+        }
+    }
+}
+
+/// Adds a group's modifier letters to one member: after its own letters
+/// (`a:k` → `a:ku`, `pmu/x/k` → `pmu/x/ku`), else as a new suffix.
+fn add_modifiers(ev: &mut String, mods: &str) {
+    if !ev.contains('/') && split_suffix(ev).1.is_none() {
+        ev.push(':');
+    }
+    ev.push_str(mods);
 }
