@@ -156,6 +156,8 @@ fn software_event_modifiers_agree_with_perf() {
         "page-faults:H",
         "page-faults:D",
         "page-faults:S",
+        "page-faults:e",
+        "page-faults:uI",
         "minor-faults:k",
         "major-faults:u",
         "alignment-faults",

@@ -398,6 +398,7 @@ impl Counter {
         let file = loop {
             let mut k = attr.to_kernel();
             k.read_format = read_format;
+            k.set_exclude_idle(u64::from(ev.exclude_idle));
             if sample_read {
                 k.sample_type |= pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID;
             }

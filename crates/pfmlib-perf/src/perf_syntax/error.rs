@@ -84,7 +84,7 @@ pub enum SyntaxError {
         detail: String,
     },
     /// Letters after `:` that are not perf modifiers.
-    #[error("{modifiers:?} is not a list of perf modifiers (u, k, h, G, H, p, P, S, D)")]
+    #[error("{modifiers:?} is not a list of perf modifiers (u, k, h, G, H, p, P, S, D, I, e)")]
     BadModifier {
         /// The letters.
         modifiers: String,

@@ -70,6 +70,8 @@ pub struct PerfEvent {
     pub precise_max: bool,
     /// `:S`: `PERF_SAMPLE_READ` in the sample type.
     pub sample_read: bool,
+    /// `:I`: `exclude_idle`.
+    pub exclude_idle: bool,
     /// A value perf computes itself (`duration_time`).
     pub tool: Option<Tool>,
     /// Multiply the count by this to get `unit` (a sysfs alias's `.scale`).
@@ -88,6 +90,7 @@ impl PerfEvent {
             cpu,
             precise_max: false,
             sample_read: false,
+            exclude_idle: false,
             tool: None,
             scale: None,
             unit: None,
@@ -99,6 +102,7 @@ impl PerfEvent {
             m.apply(&mut self.attr);
             self.precise_max |= m.precise_max;
             self.sample_read |= m.sample_read;
+            self.exclude_idle |= m.exclude_idle;
         }
         self
     }

@@ -16,7 +16,9 @@ pub const MAX_PRECISE: u8 = 3;
 /// (`G` guest, `H` host); `u` and `p` also exclude the guest unless `G` or
 /// `H` came first; each `p` raises `precise_ip` by one (at most 3); `P`
 /// asks for the highest `precise_ip` the CPU allows; `D` pins the event;
-/// `S` reads the group's values with each sample (`PERF_SAMPLE_READ`).
+/// `e` puts it alone on the PMU (`exclusive`); `I` leaves the idle task
+/// out (`exclude_idle`); `S` reads the group's values with each sample
+/// (`PERF_SAMPLE_READ`).
 ///
 /// ```
 /// use pfmlib_perf::perf_syntax::Modifiers;
@@ -32,10 +34,12 @@ pub struct Modifiers {
     pub precise_max: bool,
     /// `S`: `PERF_SAMPLE_READ`.
     pub sample_read: bool,
+    /// `I`: do not count while the CPU is idle (`exclude_idle`).
+    pub exclude_idle: bool,
 }
 
 /// The letters perf accepts after `:`.
-const LETTERS: &str = "ukhGHpPSD";
+const LETTERS: &str = "ukhGHpPSDIe";
 
 impl Modifiers {
     /// True when `s` is made of perf modifier letters only (and is not empty).
@@ -59,6 +63,7 @@ impl Modifiers {
             letters: s.to_string(),
             precise_max: s.contains('P'),
             sample_read: s.contains('S'),
+            exclude_idle: s.contains('I'),
         })
     }
 
@@ -111,6 +116,7 @@ impl Modifiers {
                     }
                 }
                 'D' => attr.pinned = true,
+                'e' => attr.exclusive = true,
                 _ => {}
             }
         }
@@ -187,6 +193,9 @@ mod tests {
         let pm = Modifiers::parse("P").unwrap();
         assert!(pm.precise_max && attr("P").precise_ip == 0);
         assert!(attr("D").pinned && !attr("u").pinned);
+        assert!(attr("e").exclusive && !attr("D").exclusive);
+        assert!(Modifiers::parse("I").unwrap().exclude_idle);
+        assert_eq!(attr("I"), PerfAttr::default());
         assert!(Modifiers::parse("S").unwrap().sample_read);
         assert_eq!(attr("S"), PerfAttr::default());
         assert!(matches!(
