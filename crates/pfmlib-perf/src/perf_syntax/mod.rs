@@ -23,7 +23,13 @@
 //! `r1a8` = `perf_raw::r1a8`), and pfmlib's wins because it comes first;
 //! a `subsystem:event` that names an existing tracepoint is a tracepoint even
 //! if pfmlib had an event named like the subsystem, because that is what
-//! perf would count.
+//! perf would count. When `subsystem` exists but not `event`, and neither
+//! pfmlib nor step 4 reads the string, the error is "no such tracepoint"
+//! (with an unreadable tracefs, that it cannot be checked, and pfmlib's error).
+//!
+//! [`parse_event_list`] splits `-e` lists (groups `{a,b}`, group modifiers
+//! `{a,b}:u`, commas inside `pmu/.../`); [`expand_groups`] turns tracepoint
+//! globs into one name per tracepoint before counting.
 
 mod error;
 pub mod generic;
@@ -57,6 +63,7 @@ pub enum Syntax {
 
 /// An event string resolved to what `perf_event_open` needs.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct PerfEvent {
     /// The event as requested (a glob's expansion names each tracepoint).
     pub name: String,
