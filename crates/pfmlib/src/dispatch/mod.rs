@@ -611,6 +611,12 @@ pub(crate) fn parse_plm(s: &str) -> Result<u32, DispatchError> {
 
 /// Dispatches a request: assigns counters and computes the registers.
 pub fn dispatch(lib: &Library, req: &Request) -> Result<Dispatch, DispatchError> {
+    if req.events.is_empty() {
+        return Err(DispatchError::new(
+            DispatchErrorKind::Invalid,
+            "the request has no events: give at least one",
+        ));
+    }
     let pmu = lib.pmu(&req.pmu).ok_or_else(|| {
         DispatchError::new(
             DispatchErrorKind::NotFound,
