@@ -53,6 +53,9 @@ fn run_libpfm3(lib: &Library, text: &str, json: bool) -> anyhow::Result<ExitCode
             .map_err(|e| anyhow::anyhow!("line {}: invalid JSON: {e}", n + 1))
             .and_then(|v| {
                 let v = v.get("input").cloned().unwrap_or(v);
+                named_only(&v, "request", &LIBPFM3_ARRAY_KEYS).map_err(|e| {
+                    anyhow::anyhow!("line {}: invalid libpfm-3 request: {e}", n + 1)
+                })?;
                 serde_json::from_value::<libpfm3::Input>(v)
                     .map_err(|e| anyhow::anyhow!("line {}: invalid libpfm-3 request: {e}", n + 1))
             });
@@ -79,11 +82,12 @@ fn usage_json(out: &mut impl Write, e: &anyhow::Error) -> anyhow::Result<ExitCod
     Ok(ExitCode::from(EXIT_USAGE))
 }
 
-/// The keys whose values are arrays in a request; any other array stands
-/// for an object written positionally.
+/// The keys whose values are arrays in a native request; any other array
+/// stands for an object written positionally.
 const ARRAY_KEYS: [&str; 5] = ["events", "flags", "unavail_pmcs", "filter", "ranges"];
-/// The array keys whose elements are objects.
-const OBJECT_LISTS: [&str; 2] = ["events", "ranges"];
+/// The same for a libpfm-3 style request.
+const LIBPFM3_ARRAY_KEYS: [&str; 5] =
+    ["events", "unavail_pmcs", "unit_masks", "ranges", "counters"];
 
 /// Parses a request in the documented format: objects with named fields
 /// only. serde would also take an object written as the array of its field
@@ -91,31 +95,29 @@ const OBJECT_LISTS: [&str; 2] = ["events", "ranges"];
 fn parse_request(text: &str) -> anyhow::Result<Request> {
     let v: Value =
         serde_json::from_str(text).map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))?;
-    named_only(&v, "request", true)?;
+    named_only(&v, "request", &ARRAY_KEYS)
+        .map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))?;
     serde_json::from_value(v).map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))
 }
 
-/// Refuses an array where the request's schema has an object: `v` itself
-/// when `object` says it must be one, and in its members.
-fn named_only(v: &Value, path: &str, object: bool) -> anyhow::Result<()> {
+/// Refuses an array where the schema has an object: `v` itself, a member
+/// not named in `array_keys`, an element of a list (no list of either
+/// format holds lists).
+fn named_only(v: &Value, path: &str, array_keys: &[&str]) -> Result<(), String> {
     let positional = |path: &str| {
-        anyhow::anyhow!(
-            "invalid dispatch request: {path} must be an object with named fields, not an array"
-        )
+        format!("{path} is an array where the format takes an object with named fields or one value (positional arrays are not part of it)")
     };
     match v {
-        Value::Array(_) if object => Err(positional(path)),
+        Value::Array(_) => Err(positional(path)),
         Value::Object(m) => m.iter().try_for_each(|(k, v)| {
             let path = format!("{path}.{k}");
             match v {
-                Value::Array(items) if ARRAY_KEYS.contains(&k.as_str()) => {
-                    let objects = OBJECT_LISTS.contains(&k.as_str());
+                Value::Array(items) if array_keys.contains(&k.as_str()) => {
                     items.iter().enumerate().try_for_each(|(i, item)| {
-                        named_only(item, &format!("{path}[{i}]"), objects)
+                        named_only(item, &format!("{path}[{i}]"), array_keys)
                     })
                 }
-                Value::Array(_) => Err(positional(&path)),
-                _ => named_only(v, &path, false),
+                _ => named_only(v, &path, array_keys),
             }
         }),
         _ => Ok(()),

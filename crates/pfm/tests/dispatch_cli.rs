@@ -89,17 +89,17 @@ fn unreadable_and_malformed_requests_are_json_failures() {
         (
             r#"["nhm",null,[{"event":"ARITH:MUL"}]]"#,
             vec!["--json"],
-            "request must be an object",
+            "request is an array",
         ),
         (
             r#"{"pmu":"nhm","events":[["ARITH:MUL",null,2]]}"#,
             vec!["--json"],
-            "request.events[0] must be an object",
+            "request.events[0] is an array",
         ),
         (
             r#"{"pmu":"nhm","events":[{"event":"ARITH:MUL"}],"nhm":{"lbr":[true]}}"#,
             vec!["--json", "-"],
-            "request.nhm.lbr must be an object",
+            "request.nhm.lbr is an array",
         ),
         (
             r#"{"pmu":"nhm","events":[{"event":"ARITH:MUL","frob":1}]}"#,
@@ -112,6 +112,16 @@ fn unreadable_and_malformed_requests_are_json_failures() {
             "cannot read",
         ),
         ("zz", vec!["--json", "--format", "libpfm3"], "line 1"),
+        (
+            r#"{"pmu":"itanium","events":[["CPU_CYCLES",8,0,[]]],"dfl_plm":8}"#,
+            vec!["--json", "--format", "libpfm3"],
+            "line 1: invalid libpfm-3 request: request.events[0] is an array",
+        ),
+        (
+            r#"{"pmu":"nhm","events":[{"event":"ARITH:MUL","flags":[["inv"]]}]}"#,
+            vec!["--json"],
+            "request.events[0].flags[0] is an array",
+        ),
     ] {
         let o = dispatch(&args, input);
         assert_eq!(o.status.code(), Some(2), "{input}");
