@@ -114,6 +114,9 @@ const PEBS_LD_LAT_THRESHOLD: Msr = Msr::single("PEBS_LD_LAT_THRESHOLD", 0x3f6);
 const UNC_FIXED_CTR_CTRL: Msr = Msr::single("UNC_FIXED_CTR_CTRL", 0x395);
 const UNC_PERF_GLOBAL_CTRL: Msr = Msr::single("UNC_PERF_GLOBAL_CTRL", 0x391);
 const LBR_SELECT: Msr = Msr::single("LBR_SELECT", 0x1c8);
+const LBR_TOS: Msr = Msr::single("LBR_TOS", 0x1c9);
+const LBR_FROM_IP: Msr = Msr::indexed("LBR_FROM_IP", 0x680);
+const LBR_TO_IP: Msr = Msr::indexed("LBR_TO_IP", 0x6c0);
 /// `MSR_OFFCORE_RSP_0` (0x1a6) and, on Westmere, `MSR_OFFCORE_RSP_1` (0x1a7).
 const OFFCORE_RSP: Msr = Msr {
     kind: "OFFCORE_RSP",
@@ -124,9 +127,6 @@ const OFFCORE_RSP: Msr = Msr {
 /// one takes its request/response mask from: 0xb7 (`OFFCORE_RESPONSE_0`)
 /// the first, 0xbb (Westmere's `OFFCORE_RESPONSE_1`) the second.
 const OFFCORE_SELECTS: [(u64, u32); 2] = [(0xb7, 0), (0xbb, 1)];
-const LBR_TOS: Msr = Msr::single("LBR_TOS", 0x1c9);
-const LBR_FROM_IP: Msr = Msr::indexed("LBR_FROM_IP", 0x680);
-const LBR_TO_IP: Msr = Msr::indexed("LBR_TO_IP", 0x6c0);
 
 /// A counter an event can use (in register-programming order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
