@@ -897,3 +897,81 @@ fn program_lbr(r: &mut Registers, lbr: &LbrParams, dfl_plm: u32) -> Result<(), D
     r.pmds.extend((0..LBR_DEPTH).map(|i| LBR_TO_IP.at(i)));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The backtracking search `place` replaces: most constrained first,
+    /// candidates in order, the first complete assignment found.
+    fn backtrack(cands: &[&[Ctr]]) -> Option<Vec<Ctr>> {
+        fn go(k: usize, order: &[usize], cands: &[&[Ctr]], slots: &mut [Option<Ctr>]) -> bool {
+            let Some(&i) = order.get(k) else {
+                return true;
+            };
+            for &c in cands[i] {
+                if slots.contains(&Some(c)) {
+                    continue;
+                }
+                slots[i] = Some(c);
+                if go(k + 1, order, cands, slots) {
+                    return true;
+                }
+                slots[i] = None;
+            }
+            false
+        }
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_by_key(|&i| cands[i].len());
+        let mut slots = vec![None; cands.len()];
+        go(0, &order, cands, &mut slots).then(|| slots.into_iter().flatten().collect())
+    }
+
+    #[test]
+    fn placement_is_the_backtracking_search_s_first_answer() {
+        let all: Vec<Ctr> = (0..NUM_FIXED)
+            .map(Ctr::Fixed)
+            .chain((0..NUM_GEN).map(Ctr::Gen))
+            .collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let n = (next() % 8) as usize + 1;
+            let sets: Vec<Vec<Ctr>> = (0..n)
+                .map(|_| {
+                    let mask = next();
+                    all.iter()
+                        .enumerate()
+                        .filter(|(j, _)| mask >> j & 1 != 0)
+                        .map(|(_, &c)| c)
+                        .collect()
+                })
+                .collect();
+            let cands: Vec<&[Ctr]> = sets.iter().map(Vec::as_slice).collect();
+            assert_eq!(place(&cands), backtrack(&cands), "{cands:?}");
+        }
+    }
+
+    #[test]
+    fn modifiers_are_rewritten_or_appended() {
+        let mods = [
+            ("e", Some(1)),
+            ("c", Some(2)),
+            ("ldlat", None),
+            ("o", Some(0)),
+        ];
+        assert_eq!(
+            with_modifiers("nhm::EV:UM:k=1:e=0:c=0:ldlat=3", &mods),
+            "nhm::EV:UM:k=1:e=1:c=2"
+        );
+        assert_eq!(
+            with_modifiers("nhm::EV:0x12", &mods),
+            "nhm::EV:0x12:e=1:c=2"
+        );
+    }
+}
