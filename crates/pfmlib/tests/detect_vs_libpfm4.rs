@@ -295,15 +295,15 @@ fn compare(order: &[String], r: &Report, lib: &Library) -> Vec<String> {
         }
     }
     for (name, theirs) in &r.finds {
-        // libpfm4's index as pfmlib reports it (`info().idx`: the
-        // architectural and RAPL PMUs number only the events there).
+        // The architectural and RAPL PMUs number only the events there.
         let ours = lib
             .find_event(name)
-            .map_or_else(|e| e.code(), |e| e.info(Os::None).idx as i32);
+            .map_or_else(|e| e.code(), |e| e.idx() as i32);
         if *theirs != ours {
             d.push(format!("{name}: libpfm4 {theirs:#x}, pfmlib {ours:#x}"));
         }
     }
+    d.extend(index_round_trips(lib));
     let arch: Vec<(String, i32)> = lib
         .pmu("ix86arch")
         .filter(|p| p.is_present())
@@ -318,6 +318,29 @@ fn compare(order: &[String], r: &Report, lib: &Library) -> Vec<String> {
             "ix86arch events: libpfm4 {:?}, pfmlib {arch:?}",
             r.arch
         ));
+    }
+    d
+}
+
+/// Every event of a present PMU is found again from its opaque index,
+/// which its information repeats.
+fn index_round_trips(lib: &Library) -> Vec<String> {
+    let mut d = Vec::new();
+    for p in lib.active_pmus() {
+        for e in p.events() {
+            let back = lib
+                .event_by_idx(e.idx())
+                .map(|b| (b.pmu().name(), b.name()));
+            if back != Some((p.name(), e.name())) || e.info(Os::None).idx != e.idx() {
+                d.push(format!(
+                    "{}::{}: index {:#x} (info {:#x}) finds {back:?}",
+                    p.name(),
+                    e.name(),
+                    e.idx(),
+                    e.info(Os::None).idx
+                ));
+            }
+        }
     }
     d
 }
