@@ -517,24 +517,25 @@ fn detection_matches_libpfm4_with_every_uncore_published() {
         return;
     }
     let Some(so) = oracle() else { return };
-    let unshare = Command::new("unshare").args(["-rm", "true"]).output();
-    if !unshare.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: unshare -rm does not work here (user and mount namespaces)");
-        return;
-    }
     let dir =
         Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("detect-sysfs-{}", std::process::id()));
     for n in published_names() {
         std::fs::create_dir_all(dir.join(&n)).expect("a made-up /sys/devices");
     }
+    const MOUNT: &str = "mount --bind \"$0\" /sys/devices && exec \"$@\"";
+    let probe = Command::new("unshare")
+        .args(["-rm", "sh", "-c", MOUNT])
+        .arg(&dir)
+        .arg("true")
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        let _ = std::fs::remove_dir_all(&dir);
+        eprintln!("SKIPPED: no bind mount over /sys/devices in a user and mount namespace here (unshare -rm)");
+        return;
+    }
     let exe = std::env::current_exe().expect("the test binary");
     let out = Command::new("unshare")
-        .args([
-            "-rm",
-            "sh",
-            "-c",
-            "mount --bind \"$0\" /sys/devices && exec \"$@\"",
-        ])
+        .args(["-rm", "sh", "-c", MOUNT])
         .arg(&dir)
         .arg(exe)
         .args([
