@@ -31,7 +31,9 @@ use std::time::Duration;
 
 /// Counts as the arguments ask; the exit status is the command's.
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
-    let req = a.validate()?;
+    let mut req = a.validate()?;
+    // perf's tracepoint globs (`syscalls:sys_enter_get*`) become one event each.
+    req.groups = pfmlib_perf::perf_syntax::expand_groups(lib.host(), &req.groups)?;
     let style = Style {
         thousands: (req.format == output::Format::Text && !a.no_big_num)
             .then(pfmlib_perf::thousands_separator)

@@ -321,9 +321,8 @@ impl<'a> Counting<'a> {
 
     /// Starts counting now (`-D` elapsed, or at once).
     fn enable(&self, st: &Started, w: &mut Waiting, now: Instant) -> anyhow::Result<()> {
-        if !st.at_exec {
-            st.set.enable().context("enabling the counters")?;
-        }
+        // Counters that start at exec: only the tool clocks (duration_time) start here.
+        st.set.enable().context("enabling the counters")?;
         if self.plan.delay.is_some_and(|d| d != 0) && !self.plan.quiet {
             warn!("Events enabled");
         }
