@@ -1046,3 +1046,48 @@ fn no_inherit_with_existing_processes() {
         "-i: sh alone {alone}, with dd {inherited}"
     );
 }
+
+/// dd writing byte by byte: exactly one `write` per byte.
+const DD_WRITES: [&str; 6] = [
+    "dd",
+    "if=/dev/zero",
+    "of=/dev/null",
+    "bs=1",
+    "count=2000",
+    "status=none",
+];
+
+#[test]
+fn tracepoints_with_the_options_like_perf() {
+    if !can_count() {
+        return;
+    }
+    let tp = "syscalls:sys_enter_write";
+    let o = pfm(&["stat", "-x,", "-e", tp, "--", "true"]);
+    if !o.status.success() || stderr(&o).contains("<not supported>") {
+        eprintln!("SKIPPED tracepoints: {}", stderr(&o));
+        return;
+    }
+    let pfm_bin = env!("CARGO_BIN_EXE_pfm");
+    for opts in [&[][..], &["-I", "10"][..], &["-i"][..], &["-r", "2"][..]] {
+        let ours = median(pfm_bin, tp, opts, &DD_WRITES).expect("pfm output");
+        assert!((2000.0..2100.0).contains(&ours), "{opts:?}: {ours}");
+    }
+    // Through a shell: inherited by dd, or not with -i.
+    let sh = [
+        "sh",
+        "-c",
+        "dd if=/dev/zero of=/dev/null bs=1 count=2000 status=none; true",
+    ];
+    let all = median(pfm_bin, tp, &[], &sh).expect("pfm output");
+    let alone = median(pfm_bin, tp, &["-i"], &sh).expect("pfm output");
+    assert!(
+        all >= 2000.0 && alone < 100.0,
+        "inherited {all}, -i {alone}"
+    );
+    if perf_counts() {
+        agree_with_perf(tp, &[], &DD_WRITES);
+        agree_with_perf(tp, &["-I", "10"], &DD_WRITES);
+        agree_with_perf(tp, &["-i"], &sh);
+    }
+}
