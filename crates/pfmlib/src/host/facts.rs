@@ -69,6 +69,26 @@ impl Facts {
                 .is_some_and(|r| r.join(path.trim_start_matches('/')).exists())
     }
 
+    /// The names of the entries directly under directory `path` (absolute),
+    /// sorted, with the in-memory files under it; empty when there is none.
+    pub fn list_dir(&self, path: &str) -> Vec<String> {
+        let dir = path.trim_end_matches('/');
+        let mut names = std::collections::BTreeSet::new();
+        for k in self.files.keys() {
+            if let Some(rest) = k.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) {
+                if let Some(first) = rest.split('/').next().filter(|f| !f.is_empty()) {
+                    names.insert(first.to_string());
+                }
+            }
+        }
+        if let Some(root) = &self.root {
+            if let Ok(rd) = std::fs::read_dir(root.join(dir.trim_start_matches('/'))) {
+                names.extend(rd.filter_map(|e| e.ok()?.file_name().into_string().ok()));
+            }
+        }
+        names.into_iter().collect()
+    }
+
     /// The contents of `path` (absolute), read once and remembered.
     pub fn read(&self, path: &str) -> Option<Arc<str>> {
         if let Some(s) = self.files.get(path) {
@@ -120,6 +140,9 @@ mod tests {
         assert!(!f.exists("/sys/bus/event_source/devices/cpu"));
         assert_eq!(f.read("/proc/x").as_deref(), Some("1"));
         assert!(f.exists("/proc"));
+        assert_eq!(f.list_dir("/sys/bus/event_source/devices/"), vec!["uncore"]);
+        assert_eq!(f.list_dir("/proc"), vec!["x"]);
+        assert!(f.list_dir("/nowhere").is_empty());
         assert_eq!(Facts::none().read("/proc/x"), None);
         std::fs::remove_dir_all(dir).unwrap();
     }

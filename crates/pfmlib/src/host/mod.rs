@@ -229,6 +229,12 @@ impl Host {
         self.facts.exists(path)
     }
 
+    /// The names in a kernel directory (absolute path), sorted; empty when
+    /// it is absent or unreadable.
+    pub fn list_dir(&self, path: &str) -> Vec<String> {
+        self.facts.list_dir(path)
+    }
+
     /// The `type` file of the kernel's perf_events PMU `name`, if present.
     pub fn perf_pmu_type(&self, name: &str) -> Option<Arc<str>> {
         self.facts.read(&format!("{EVENT_SOURCES}/{name}/type"))
