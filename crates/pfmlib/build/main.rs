@@ -31,6 +31,8 @@ use std::path::{Path, PathBuf};
 struct PmuOut {
     id: u32,
     name: String,
+    /// Place in libpfm4's lookup order (see [`Gen::new`]).
+    rank: usize,
     rec: Vec<u8>,
 }
 
@@ -347,6 +349,7 @@ impl Gen {
         self.pmus.push(PmuOut {
             id,
             name: p.name.clone(),
+            rank,
             rec: r.0,
         });
         Ok(())
@@ -374,13 +377,20 @@ impl Gen {
         for p in &self.pmus {
             self.blob.pmus.extend_from_slice(&p.rec);
         }
+        // The PMUs (by position) in lookup order, so that no library sorts
+        // them at run time.
+        let mut order: Vec<usize> = (0..self.pmus.len()).collect();
+        order.sort_by_key(|&i| (self.pmus[i].rank, self.pmus[i].id));
+        let order: Vec<String> = order.iter().map(usize::to_string).collect();
         Ok(format!(
             "pub(crate) const NUM_PMUS: usize = {};\n\
              pub(crate) const PMU_NAME_INDEX: usize = {at};\n\
              pub(crate) const PMU_NAME_SLOTS: usize = {slots};\n\
-             pub(crate) const EVENT_INDEX_SHIFT: u32 = {};\n",
+             pub(crate) const EVENT_INDEX_SHIFT: u32 = {};\n\
+             pub(crate) const PMU_LOOKUP_ORDER: [u16; NUM_PMUS] = [{}];\n",
             self.pmus.len(),
-            self.shift
+            self.shift,
+            order.join(", ")
         ))
     }
 }

@@ -206,6 +206,12 @@ impl PmuDesc {
         (0..NUM_PMUS as u16).map(PmuDesc)
     }
 
+    /// Every PMU of the tables in libpfm4's lookup order (by rank, then
+    /// id), as the build sorted them.
+    pub fn in_lookup_order() -> impl ExactSizeIterator<Item = PmuDesc> + Clone {
+        PMU_LOOKUP_ORDER.iter().map(|&i| PmuDesc(i))
+    }
+
     /// The PMU with libpfm4 id `id` (`pfm_pmu_t`), through an index built
     /// on first use.
     pub fn by_id(id: u32) -> Option<PmuDesc> {
