@@ -69,6 +69,33 @@ impl Facts {
                 .is_some_and(|r| r.join(path.trim_start_matches('/')).exists())
     }
 
+    /// The names of the entries of directory `dir` (absolute), sorted: the
+    /// files given in memory under it and those under the root.
+    pub fn entries(&self, dir: &str) -> Vec<String> {
+        let prefix = format!("{}/", dir.trim_end_matches('/'));
+        let mut names: Vec<String> = self
+            .files
+            .keys()
+            .filter_map(|k| k.strip_prefix(&prefix))
+            .filter_map(|rest| rest.split('/').next())
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect();
+        if let Some(Ok(rd)) = self
+            .root
+            .as_ref()
+            .map(|r| std::fs::read_dir(r.join(dir.trim_start_matches('/'))))
+        {
+            names.extend(
+                rd.filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().into_string().ok()),
+            );
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// The contents of `path` (absolute), read once and remembered.
     pub fn read(&self, path: &str) -> Option<Arc<str>> {
         if let Some(s) = self.files.get(path) {
@@ -119,6 +146,9 @@ mod tests {
         assert!(f.exists("/sys/bus/event_source/devices/uncore"));
         assert!(!f.exists("/sys/bus/event_source/devices/cpu"));
         assert_eq!(f.read("/proc/x").as_deref(), Some("1"));
+        assert_eq!(f.entries("/sys/bus/event_source/devices"), ["uncore"]);
+        assert_eq!(f.entries("/proc"), ["x"]);
+        assert!(f.entries("/nowhere").is_empty());
         assert!(f.exists("/proc"));
         assert_eq!(Facts::none().read("/proc/x"), None);
         std::fs::remove_dir_all(dir).unwrap();
