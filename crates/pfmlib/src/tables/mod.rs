@@ -16,6 +16,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
 
+use crate::host::Arch;
 use crate::model::{PmuKind, Vendor};
 use generated::*;
 use hash::name_hash;
@@ -319,9 +320,16 @@ impl PmuDesc {
         })
     }
 
-    /// Position in libpfm4's lookup order.
-    pub fn rank(self) -> u16 {
-        u16_at(PMUS, self.at(layout::pmu::RANK))
+    /// Position in the lookup order of libpfm4's build for `arch` (the x86
+    /// build's order, which lists every architecture, for x86 and others;
+    /// on Arm, that build's PMUs first in its order, then the others).
+    pub fn rank(self, arch: Arch) -> u16 {
+        let at = match arch {
+            Arch::Arm => layout::pmu::RANK_ARM,
+            Arch::Aarch64 => layout::pmu::RANK_ARM64,
+            _ => layout::pmu::RANK,
+        };
+        u16_at(PMUS, self.at(at))
     }
 
     /// Model-specific dispatcher: 0 none, 1 Nehalem, 2 IA-64.
