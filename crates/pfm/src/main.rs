@@ -93,9 +93,9 @@ impl HostArgs {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// List PMUs and their events, unit masks and modifiers.
+    /// List PMUs and their events, unit masks and modifiers (all, or the events matching patterns).
     List(list::Args),
-    /// Show one event in full.
+    /// Show events in full.
     Info(info::Args),
     /// Encode events and show the register values / perf_event_attr.
     Check(check::Args),
