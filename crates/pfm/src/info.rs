@@ -28,7 +28,7 @@ pub struct Args {
 
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let os: Os = a.os.into();
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed = false;
     let mut first = true;
     for name in &a.events {

@@ -78,7 +78,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter_map(|p| select(*p, &patterns, &mut hits))
         .collect();
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if a.json {
         let doc = json!({
             "host": lib.host(),

@@ -214,3 +214,27 @@ fn pmu_headers_say_the_kind_in_words_and_count_well() {
         stdout(&o)
     );
 }
+
+#[test]
+fn output_failures_of_the_compact_list_are_reported() {
+    let sh = |script: &str| {
+        let o = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("PFM", env!("CARGO_BIN_EXE_pfm"))
+            .output()
+            .expect("bash runs");
+        (stdout(&o).trim().to_string(), stderr(&o))
+    };
+    // A reader that goes away: silent, the status of SIGPIPE.
+    let (status, err) =
+        sh(r#"set -o pipefail; "$PFM" list --all -c | head -n 1 >/dev/null; echo $?"#);
+    assert_eq!(status, "141");
+    assert!(err.is_empty(), "{err}");
+    // A full disk: said, status 1.
+    let (status, err) = sh(r#""$PFM" list --all -c >/dev/full; echo $?"#);
+    assert_eq!(status, "1");
+    assert!(err.contains("cannot write the output"), "{err}");
+    let (status, _) = sh(r#""$PFM" info nhm::ARITH perf::cycles >/dev/full; echo $?"#);
+    assert_eq!(status, "1");
+}
