@@ -282,9 +282,9 @@ impl Fstr {
     /// has a few, which costs less than a call to `memcpy`.
     #[inline]
     pub fn push_short(&mut self, s: &str) {
-        if s.len() <= 3 {
-            for c in s.chars() {
-                self.s.push(c);
+        if s.len() <= 3 && s.is_ascii() {
+            for &b in s.as_bytes() {
+                self.s.push(char::from(b & 0x7f));
             }
         } else {
             self.s.push_str(s);

@@ -205,10 +205,16 @@ pub(crate) fn offer_of(
     if os == Os::None {
         return Offer { mods, perf: 0 };
     }
-    let all = crate::kernel::os_attrs(os);
-    let perf = (0..32u64)
-        .filter(|&id| all >> id & 1 != 0 && keep(id))
-        .fold(0, |m, id| m | 1 << id);
+    // Only the attributes the OS layer has are asked about, lowest first.
+    let mut rest = crate::kernel::os_attrs(os);
+    let mut perf = 0;
+    while rest != 0 {
+        let id = u64::from(rest.trailing_zeros());
+        rest &= rest - 1;
+        if keep(id) {
+            perf |= 1 << id;
+        }
+    }
     Offer {
         mods: mods & !drop_under_perf,
         perf,

@@ -288,12 +288,23 @@ impl Engine for IntelX86 {
         let hws = pmu.flags() & pmu_flag::EXTPEBS != 0;
         let no_smpl = pmu.flags() & pmu_flag::NO_SMPL != 0;
         let no_plm = pmu.supported_plm() == 0;
+        // The perf_events attributes left out, as a mask of ids.
+        let bit = |id: u64| 1u64 << id;
+        let mut drop = bit(pa::H);
+        if !pebs {
+            drop |= bit(pa::PRECISE);
+        }
+        if !hws || pebs {
+            drop |= bit(pa::HW_SMPL);
+        }
+        if no_smpl {
+            drop |= bit(pa::FREQ) | bit(pa::PRECISE) | bit(pa::PERIOD);
+        }
+        if no_plm {
+            drop |= bit(pa::U) | bit(pa::K) | bit(pa::MG) | bit(pa::MH);
+        }
         offer_of(os, mods, (1 << m::U) | (1 << m::K), |id| {
-            !((id == pa::PRECISE && !pebs)
-                || (id == pa::HW_SMPL && (!hws || pebs))
-                || id == pa::H
-                || (no_smpl && matches!(id, pa::FREQ | pa::PRECISE | pa::PERIOD))
-                || (no_plm && matches!(id, pa::U | pa::K | pa::MG | pa::MH)))
+            drop >> id & 1 == 0
         })
     }
 
