@@ -5,6 +5,7 @@ use pfmlib::{AttrType, Event, Library, Os};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// `pfm info`'s arguments.
 #[derive(clap::Args)]
 #[command(after_long_help = "\
 Several events are shown one after the other, separated by a blank line; with
@@ -26,6 +27,7 @@ pub struct Args {
     json: bool,
 }
 
+/// Shows each event; status 1 when one of them cannot be found.
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let os: Os = a.os.into();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -31,6 +31,7 @@ Examples:
   pfm list --all 'arm_n1::L1D*'       any PMU pfmlib knows, present or not
   pfm list -c --umasks 'nhm::MEM_*'   one line per unit mask";
 
+/// `pfm list`'s arguments.
 #[derive(clap::Args)]
 #[command(after_long_help = PATTERN_HELP)]
 pub struct Args {
@@ -65,6 +66,7 @@ struct Listed<'a> {
     events: Vec<Event<'a>>,
 }
 
+/// Lists the PMUs and events `a` selects; the exit status (see [`PATTERN_HELP`]).
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let os: Os = a.os.into();
     let patterns = a
@@ -166,22 +168,24 @@ fn report_misses(
 ) -> ExitCode {
     let listed_any = hits.iter().any(|&n| n > 0);
     for (p, _) in patterns.iter().zip(hits).filter(|(_, &n)| n == 0) {
-        let mut msg = format!("pfm: no event matches {}", crate::quoted(&p.text));
-        if !a.all && a.pmu.is_none() {
-            let elsewhere = lib
-                .pmus()
-                .filter(|q| !searched.iter().any(|s| s.id() == q.id()))
-                .map(|q| q.events().filter(|e| p.matches(q.name(), e.name())).count())
-                .sum::<usize>();
-            msg += &if elsewhere > 0 {
-                format!(" on the PMUs present here ({elsewhere} on other PMUs: add --all)")
-            } else {
-                " on any PMU pfmlib knows".to_string()
-            };
-        } else if let Some(pmu) = &a.pmu {
-            msg += &format!(" on PMU {pmu}");
+        let quoted = crate::quoted(&p.text);
+        if let Some(pmu) = &a.pmu {
+            warn!(
+                "pfm: no event matches {quoted} on PMU {}",
+                crate::quoted(pmu)
+            );
+            continue;
         }
-        warn!("{msg}");
+        let elsewhere = lib
+            .pmus()
+            .filter(|q| !a.all && !searched.iter().any(|s| s.id() == q.id()))
+            .map(|q| q.events().filter(|e| p.matches(q.name(), e.name())).count())
+            .sum::<usize>();
+        if elsewhere > 0 {
+            warn!("pfm: no event matches {quoted} on the PMUs present here ({elsewhere} on other PMUs: add --all)");
+        } else {
+            warn!("pfm: no event matches {quoted} on any PMU pfmlib knows");
+        }
     }
     if listed_any {
         ExitCode::SUCCESS

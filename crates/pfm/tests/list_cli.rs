@@ -137,7 +137,7 @@ fn nothing_matching_is_exit_status_1_with_a_hint() {
     assert!(stderr(&o).contains("\"NO_SUCH_EVENT\""), "{}", stderr(&o));
     let o = on_g2(&["list", "--pmu", "perf", "INST_RETIRED"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("on PMU perf"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("on PMU \"perf\""), "{}", stderr(&o));
 }
 
 #[test]
