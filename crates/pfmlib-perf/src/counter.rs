@@ -4,11 +4,15 @@
 
 use crate::env::{explain_open_error, Environment, OpenContext, TargetKind};
 use crate::error::{Error, Result};
+use crate::perf_syntax::{self, PerfEvent, Syntax, Tool};
 use crate::sys::{self, Ioctl, UserPage};
 use perf_event_open_sys::bindings as pb;
-use pfmlib::{Library, Os, PerfAttr, Plm};
+use pfmlib::{Library, PerfAttr, Plm};
 use std::fs::File;
 use std::io::Read;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
 
 /// Whom a counter counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +198,54 @@ pub struct Counter {
     owner_tid: Option<i32>,
     page: Option<UserPage>,
     user_only: bool,
+    tool: Option<Tool>,
+    clock: ToolClock,
+}
+
+/// Wall-clock time between enables and disables, for tool events
+/// (`duration_time`): nanoseconds since [`epoch`], 0 when stopped.
+#[derive(Debug, Default)]
+struct ToolClock {
+    started: AtomicU64,
+    total: AtomicU64,
+}
+
+/// A fixed instant the tool clocks count from.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn now_ns() -> u64 {
+    u64::try_from(epoch().elapsed().as_nanos())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+impl ToolClock {
+    fn start(&self) {
+        let _ = self
+            .started
+            .compare_exchange(0, now_ns(), Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    fn stop(&self) {
+        let t0 = self.started.swap(0, Ordering::SeqCst);
+        if t0 != 0 {
+            self.total
+                .fetch_add(now_ns().saturating_sub(t0), Ordering::SeqCst);
+        }
+    }
+
+    fn read(&self) -> u64 {
+        let t0 = self.started.load(Ordering::SeqCst);
+        let running = if t0 == 0 {
+            0
+        } else {
+            now_ns().saturating_sub(t0)
+        };
+        self.total.load(Ordering::SeqCst).saturating_add(running)
+    }
 }
 
 /// Where a counter is opened: `(pid, cpu)` for the kernel.
@@ -230,8 +282,10 @@ fn resolve(target: Target, enc_cpu: Option<i32>, event: &str) -> Result<(i32, i3
 }
 
 impl Counter {
-    /// Opens `event` (any string pfmlib encodes: hardware, cache, raw,
-    /// software) for `target`, with the library of the running machine.
+    /// Opens `event` for `target`, with the library of the running machine:
+    /// any string pfmlib encodes (hardware, cache, raw, software) or perf's
+    /// syntax ([`perf_syntax`]: tracepoints, `pmu/terms/`, `rNNNN`, perf's
+    /// generic names and modifiers).
     ///
     /// ```
     /// use pfmlib_perf::{Counter, Options, Target};
@@ -254,8 +308,8 @@ impl Counter {
         target: Target,
         opts: &Options,
     ) -> Result<Counter> {
-        let (attr, cpu) = encode_present(lib, event, opts)?;
-        Counter::open_attr(event, &attr, cpu, target, opts, None, FORMAT_SINGLE)
+        let ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
+        Counter::open_attr(&ev, ev.cpu, target, opts, None, FORMAT_SINGLE)
     }
 
     /// Opens `event` as a member of the group led by `leader`, on the
@@ -266,7 +320,12 @@ impl Counter {
         event: &str,
         opts: &Options,
     ) -> Result<Counter> {
-        let (attr, cpu) = encode_present(lib, event, opts)?;
+        let mut ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
+        // The kernel pins or isolates whole groups through their leader
+        // only; a member asking for it (`{a,b}:D`) follows the leader, as in perf.
+        ev.attr.pinned = false;
+        ev.attr.exclusive = false;
+        let cpu = ev.cpu;
         let (target, enc_cpu) = match leader.target() {
             Target::Cpu(c) => (Target::Cpu(c), cpu),
             t => {
@@ -280,21 +339,12 @@ impl Counter {
                 (t, leader_cpu)
             }
         };
-        let r = Counter::open_attr(
-            event,
-            &attr,
-            enc_cpu,
-            target,
-            opts,
-            Some(leader),
-            FORMAT_GROUP,
-        );
+        let r = Counter::open_attr(&ev, enc_cpu, target, opts, Some(leader), FORMAT_GROUP);
         match r {
             Err(Error::Invalid { .. }) => {
                 // Does it open alone? Then it is the group that cannot be scheduled.
                 let alone = Counter::open_attr(
-                    event,
-                    &attr,
+                    &ev,
                     enc_cpu,
                     target,
                     &opts.enabled(false),
@@ -322,25 +372,36 @@ impl Counter {
         target: Target,
         opts: &Options,
     ) -> Result<Counter> {
-        Counter::open_attr(name, attr, cpu, target, opts, None, FORMAT_SINGLE)
+        let ev = PerfEvent::from_attr(name, Syntax::Pfmlib, *attr, cpu);
+        Counter::open_attr(&ev, cpu, target, opts, None, FORMAT_SINGLE)
     }
 
     fn open_attr(
-        name: &str,
-        attr: &PerfAttr,
+        ev: &PerfEvent,
         enc_cpu: Option<i32>,
         target: Target,
         opts: &Options,
         leader: Option<&Counter>,
         read_format: u64,
     ) -> Result<Counter> {
+        let name = ev.name.as_str();
         let (pid, cpu, kind) = resolve(target, enc_cpu, name)?;
-        let mut attr = *attr;
+        let mut attr = ev.attr;
+        if ev.precise_max {
+            attr.precise_ip = max_precise_ip();
+        }
         let mut user_only = false;
         let inherit = opts.inherit && pid != -1;
+        // `:S` asks for PERF_SAMPLE_READ; it changes nothing to a count, so
+        // a kernel that refuses it with inheritance (before 6.12) counts without it.
+        let mut sample_read = ev.sample_read;
         let file = loop {
             let mut k = attr.to_kernel();
             k.read_format = read_format;
+            k.set_exclude_idle(u64::from(ev.exclude_idle));
+            if sample_read {
+                k.sample_type |= pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID;
+            }
             match leader {
                 // Members follow the leader: enabled, no enable-on-exec of their own.
                 Some(_) => k.set_disabled(0),
@@ -352,6 +413,7 @@ impl Counter {
             k.set_inherit(u64::from(inherit));
             match sys::perf_event_open(&mut k, pid, cpu, leader.map(|l| &l.file)) {
                 Ok(f) => break f,
+                Err(libc::EINVAL) if sample_read && inherit => sample_read = false,
                 Err(errno) => {
                     let ctx = OpenContext {
                         event: name,
@@ -409,6 +471,8 @@ impl Counter {
             owner_tid,
             page,
             user_only,
+            tool: ev.tool,
+            clock: ToolClock::default(),
         })
     }
 
@@ -456,12 +520,28 @@ impl Counter {
 
     /// Starts counting.
     pub fn enable(&self) -> Result<()> {
+        self.tool_start();
         self.ioctl(Ioctl::Enable, false, "enable")
     }
 
     /// Stops counting (the count is kept).
     pub fn disable(&self) -> Result<()> {
+        self.tool_stop();
         self.ioctl(Ioctl::Disable, false, "disable")
+    }
+
+    /// Starts a tool event's clock (counters started at exec: just before it).
+    pub(crate) fn tool_start(&self) {
+        if self.tool.is_some() {
+            self.clock.start();
+        }
+    }
+
+    /// Stops a tool event's clock.
+    pub(crate) fn tool_stop(&self) {
+        if self.tool.is_some() {
+            self.clock.stop();
+        }
     }
 
     /// Sets the count to zero (the enabled and running times are kept).
@@ -481,21 +561,43 @@ impl Counter {
                 .find(|(_, id)| *id == self.id)
                 .map(|(v, _)| *v)
                 .ok_or_else(|| short_read(&self.name))?;
-            Ok(Reading {
+            Ok(self.tool_value(Reading {
                 value,
                 time_enabled: g.time_enabled,
                 time_running: g.time_running,
-            })
+            }))
         } else {
             match words.as_slice() {
-                [value, time_enabled, time_running, ..] => Ok(Reading {
+                [value, time_enabled, time_running, ..] => Ok(self.tool_value(Reading {
                     value: *value,
                     time_enabled: *time_enabled,
                     time_running: *time_running,
-                }),
+                })),
                 _ => Err(short_read(&self.name)),
             }
         }
+    }
+
+    /// A tool event's value in place of its (dummy) count: for
+    /// `duration_time`, the wall-clock nanoseconds between enables and
+    /// disables, counted whole (never scaled).
+    fn tool_value(&self, r: Reading) -> Reading {
+        match self.tool {
+            Some(Tool::DurationTime) => {
+                let ns = self.clock.read();
+                Reading {
+                    value: ns,
+                    time_enabled: ns,
+                    time_running: ns,
+                }
+            }
+            None => r,
+        }
+    }
+
+    /// The value perf computes itself in place of a count, if any (`duration_time`).
+    pub fn tool(&self) -> Option<Tool> {
+        self.tool
     }
 
     /// True when [`Counter::read_value`] can use `rdpmc` now: the counter
@@ -530,31 +632,29 @@ impl Counter {
     }
 }
 
-/// Encodes `event` for perf_events, refusing an event of a PMU that is not
-/// present on the host: its raw code would count something else there.
-pub(crate) fn encode_present(
-    lib: &Library,
-    event: &str,
-    opts: &Options,
-) -> Result<(PerfAttr, Option<i32>)> {
-    let enc = lib.encode(event, opts.plm, Os::PerfEventExt)?;
-    if !lib.pmu(enc.pmu).is_some_and(|p| p.is_present()) {
-        let present: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
-        return Err(Error::PmuNotPresent {
-            event: event.to_string(),
-            pmu: enc.pmu.to_string(),
-            present: if present.is_empty() {
-                "none".into()
-            } else {
-                present.join(", ")
-            },
-        });
-    }
-    let attr = enc.perf.ok_or_else(|| Error::Invalid {
-        event: event.to_string(),
-        detail: "the encoding has no perf_event_attr".into(),
-    })?;
-    Ok((attr, enc.cpu))
+/// The highest `precise_ip` the CPU's PMU takes, probed once as perf
+/// probes it (`:P`): a user-level cycles event opened with 3, 2, then 1;
+/// 0 when none opens (no hardware PMU).
+fn max_precise_ip() -> u8 {
+    static MAX: OnceLock<u8> = OnceLock::new();
+    *MAX.get_or_init(|| {
+        (1..=perf_syntax::MAX_PRECISE)
+            .rev()
+            .find(|&p| {
+                let attr = PerfAttr {
+                    type_: 0,
+                    config: 0,
+                    exclude_kernel: true,
+                    exclude_hv: true,
+                    precise_ip: p,
+                    ..PerfAttr::default()
+                };
+                let mut k = attr.to_kernel();
+                k.set_disabled(1);
+                sys::perf_event_open(&mut k, 0, -1, None).is_ok()
+            })
+            .unwrap_or(0)
+    })
 }
 
 fn cpu_exists(cpu: i32) -> bool {
@@ -685,11 +785,13 @@ impl Group {
 
     /// Starts the whole group.
     pub fn enable(&self) -> Result<()> {
+        self.counters.iter().for_each(Counter::tool_start);
         self.leader().ioctl(Ioctl::Enable, true, "enable group")
     }
 
     /// Stops the whole group.
     pub fn disable(&self) -> Result<()> {
+        self.counters.iter().for_each(Counter::tool_stop);
         self.leader().ioctl(Ioctl::Disable, true, "disable group")
     }
 
@@ -712,12 +814,21 @@ pub(crate) fn open_leader(
     target: Target,
     opts: &Options,
 ) -> Result<Counter> {
-    let (attr, cpu) = encode_present(lib, event, opts)?;
-    Counter::open_attr(event, &attr, cpu, target, opts, None, FORMAT_GROUP)
+    let ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
+    Counter::open_attr(&ev, ev.cpu, target, opts, None, FORMAT_GROUP)
 }
 
-/// Issues `op` on the whole group led by `leader`.
-pub(crate) fn group_ioctl(leader: &Counter, op: Ioctl) -> Result<()> {
+/// Issues `op` on the whole group `counters` (leader first), starting or
+/// stopping their tool clocks with it.
+pub(crate) fn group_ioctl(counters: &[Counter], op: Ioctl) -> Result<()> {
+    let Some(leader) = counters.first() else {
+        return Ok(());
+    };
+    match op {
+        Ioctl::Enable => counters.iter().for_each(Counter::tool_start),
+        Ioctl::Disable => counters.iter().for_each(Counter::tool_stop),
+        _ => {}
+    }
     leader.ioctl(op, true, "group ioctl")
 }
 
@@ -734,10 +845,12 @@ pub(crate) fn read_group(counters: &[Counter]) -> Result<Vec<Reading>> {
             g.values
                 .iter()
                 .find(|(_, id)| *id == c.id)
-                .map(|(v, _)| Reading {
-                    value: *v,
-                    time_enabled: g.time_enabled,
-                    time_running: g.time_running,
+                .map(|(v, _)| {
+                    c.tool_value(Reading {
+                        value: *v,
+                        time_enabled: g.time_enabled,
+                        time_running: g.time_running,
+                    })
                 })
                 .ok_or_else(|| short_read(&c.name))
         })

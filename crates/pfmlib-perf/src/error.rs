@@ -17,6 +17,16 @@ pub enum Error {
     #[error(transparent)]
     Encode(#[from] pfmlib::Error),
 
+    /// An event string in perf's syntax that cannot be resolved (unknown
+    /// PMU, term, alias or tracepoint, bad value or modifier).
+    #[error("{event}: {error}")]
+    Syntax {
+        /// The event as requested.
+        event: String,
+        /// What is wrong (in the message, not a separate source).
+        error: crate::perf_syntax::SyntaxError,
+    },
+
     /// An event of a PMU this host does not have: its encoding would count
     /// another event of the host's PMU, so it is never opened.
     #[error("{event}: PMU {pmu} is not present on this host (present: {present}); its events can be encoded (pfm check) but not counted here")]

@@ -13,6 +13,8 @@
 //!   `pfm stat` uses).
 //! - [`CounterDevice`]: a perfmon(4)-style counter device (setup, get, start,
 //!   stop, reset, read, tstamp) over raw `PERFEVTSEL` encodings.
+//! - [`perf_syntax`]: perf's event syntax beside pfmlib's (tracepoints,
+//!   `pmu/terms/`, `rNNNN`, perf's generic names, `:u`/`:k`/`:ppp`/... modifiers).
 //! - [`Error`]: failures explained with their cause (no hardware PMU in a VM,
 //!   `perf_event_paranoid`, seccomp, missing pid, unschedulable group...).
 //!
@@ -39,6 +41,7 @@ mod counter;
 mod device;
 mod env;
 mod error;
+pub mod perf_syntax;
 mod process;
 mod set;
 mod sys;

@@ -5,6 +5,7 @@
 
 use crate::counter::{read_group, Counter, Options, Reading, Target};
 use crate::error::{Error, Result};
+use crate::perf_syntax;
 use pfmlib::Library;
 
 /// Where a [`CounterSet`] counts.
@@ -80,10 +81,13 @@ impl CounterSet {
             groups: Vec::new(),
             workload,
         };
-        for unit in scope.units() {
+        for (u, unit) in scope.units().into_iter().enumerate() {
             let mut first = 0;
             for g in groups {
-                let idx: Vec<usize> = (first..first + g.len()).collect();
+                // A tool event (duration_time) is one value, not one per thread or CPU.
+                let idx: Vec<usize> = (first..first + g.len())
+                    .filter(|&i| u == 0 || !perf_syntax::is_tool(&set.names[i]))
+                    .collect();
                 first += g.len();
                 set.open_group(lib, &idx, unit, &opts);
             }
@@ -162,12 +166,16 @@ impl CounterSet {
     /// starts at exec).
     pub fn enable(&self) -> Result<()> {
         if self.workload {
+            // The kernel starts the counters at exec; tool clocks start now.
+            self.groups
+                .iter()
+                .flat_map(|g| &g.counters)
+                .for_each(Counter::tool_start);
             return Ok(());
         }
         self.each_leader(|g| match g.counters.as_slice() {
             [one] => one.enable(),
-            [leader, ..] => crate::counter::group_ioctl(leader, crate::sys::Ioctl::Enable),
-            [] => Ok(()),
+            many => crate::counter::group_ioctl(many, crate::sys::Ioctl::Enable),
         })
     }
 
@@ -175,8 +183,7 @@ impl CounterSet {
     pub fn disable(&self) -> Result<()> {
         self.each_leader(|g| match g.counters.as_slice() {
             [one] => one.disable(),
-            [leader, ..] => crate::counter::group_ioctl(leader, crate::sys::Ioctl::Disable),
-            [] => Ok(()),
+            many => crate::counter::group_ioctl(many, crate::sys::Ioctl::Disable),
         })
     }
 

@@ -14,6 +14,9 @@ use std::path::PathBuf;
 )]
 pub struct Args {
     /// Events to count, comma-separated; `{a,b}` is a group. May be repeated.
+    /// pfmlib's syntax or perf's: tracepoints `sched:sched_switch` (globs
+    /// too), `pmu/event=0x3c,umask=1/`, `msr/tsc/`, `r1a8`, modifiers `:u`,
+    /// `:k`, `:ppp`, `:G`, `:H`, `:D`, `:S`, `:P`.
     /// Default: task-clock, context-switches, cpu-migrations, page-faults,
     /// cycles, instructions, branches, branch-misses.
     #[arg(short = 'e', long = "event", value_name = "EVENTS")]
@@ -154,62 +157,10 @@ fn default_groups(system_wide: bool) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Splits an event list into groups: `a,{b,c},d` → `[[a],[b,c],[d]]`.
+/// Splits an event list into groups: `a,{b,c},d` → `[[a],[b,c],[d]]`
+/// (commas inside a `pmu/.../` event stay in it).
 pub fn parse_event_list(s: &str) -> Result<Vec<Vec<String>>, String> {
-    let mut groups = Vec::new();
-    let mut rest = s.trim();
-    while !rest.is_empty() {
-        rest = match rest.strip_prefix('{') {
-            Some(inner) => take_group(s, inner, &mut groups)?,
-            None => take_event(s, rest, &mut groups)?,
-        };
-    }
-    Ok(groups)
-}
-
-/// Takes `{a,b}` (its `{` already gone) from the front of `inner`; the rest.
-fn take_group<'a>(
-    whole: &str,
-    inner: &'a str,
-    groups: &mut Vec<Vec<String>>,
-) -> Result<&'a str, String> {
-    let end = inner
-        .find('}')
-        .ok_or_else(|| format!("unclosed group in {whole:?}: missing '}}'"))?;
-    let members: Vec<String> = inner[..end]
-        .split(',')
-        .map(|e| e.trim().to_string())
-        .collect();
-    if members.iter().any(String::is_empty) {
-        return Err(format!("empty event in group {{{}}}", &inner[..end]));
-    }
-    groups.push(members);
-    let rest = inner[end + 1..].trim_start();
-    match rest.strip_prefix(',') {
-        Some(r) => Ok(r.trim_start()),
-        None if rest.is_empty() => Ok(rest),
-        None => Err(format!(
-            "unexpected {rest:?} after a group: separate events with ','"
-        )),
-    }
-}
-
-/// Takes one ungrouped event from the front of `rest`; the rest.
-fn take_event<'a>(
-    whole: &str,
-    rest: &'a str,
-    groups: &mut Vec<Vec<String>>,
-) -> Result<&'a str, String> {
-    let end = rest.find(',').unwrap_or(rest.len());
-    let ev = rest[..end].trim();
-    if ev.is_empty() {
-        return Err(format!("empty event name in {whole:?}"));
-    }
-    if ev.contains(['{', '}']) {
-        return Err(format!("misplaced brace in {ev:?}"));
-    }
-    groups.push(vec![ev.to_string()]);
-    Ok(rest.get(end + 1..).unwrap_or("").trim_start())
+    pfmlib_perf::perf_syntax::parse_event_list(s)
 }
 
 #[cfg(test)]

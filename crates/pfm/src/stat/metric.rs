@@ -3,7 +3,7 @@
 //! instructions per cycle, share of branches missed.
 
 use super::stats::EventStats;
-use pfmlib::{Library, Os, Plm};
+use pfmlib::{Library, Plm};
 
 /// `perf_event_attr.type` of the generic hardware events.
 const PERF_TYPE_HARDWARE: u32 = 0;
@@ -63,11 +63,8 @@ pub enum Kind {
 
 /// The kind of `ev`, from its perf_events encoding.
 pub fn classify(lib: &Library, ev: &str) -> Kind {
-    let Some(p) = lib
-        .encode(ev, Plm::DEFAULT, Os::PerfEventExt)
-        .ok()
-        .and_then(|e| e.perf)
-    else {
+    // pfmlib's syntax or perf's (`task-clock:S`, `cycles:ppp`).
+    let Ok(p) = pfmlib_perf::perf_syntax::resolve_one(lib, ev, Plm::DEFAULT).map(|e| e.attr) else {
         return Kind::Other;
     };
     match (p.type_, p.config) {

@@ -23,7 +23,9 @@ use std::process::ExitCode;
 
 /// Counts as the arguments ask; the exit status is the command's.
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
-    let req = a.validate()?;
+    let mut req = a.validate()?;
+    // perf's tracepoint globs (`syscalls:sys_enter_get*`) become one event each.
+    req.groups = pfmlib_perf::perf_syntax::expand_groups(lib.host(), &req.groups)?;
     let mut report = Report::open(&a, req.format)?;
     let counting = run::Counting::new(lib, &req.groups, &req.scope, &a.command, a.verbose);
     let events = req

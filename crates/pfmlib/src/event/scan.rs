@@ -358,6 +358,21 @@ mod tests {
                 }
             }
         }
+        // One or two odd bytes at every position of names of 0 to 19 bytes
+        // (the word-at-a-time scan reads the last eight bytes separately).
+        let odd = [":", ".", "::", ",", "-", ";", "/", "\t", "é", "="];
+        for len in 0..20 {
+            for pos in 0..=len {
+                for x in odd {
+                    let base = "A".repeat(len);
+                    let one = format!("{}{x}{}", &base[..pos], &base[pos..]);
+                    for y in odd {
+                        inputs.push(format!("{one}{y}B"));
+                    }
+                    inputs.push(one);
+                }
+            }
+        }
         for s in &inputs {
             let plain_split = |s: &str| match s.find([':', '.']) {
                 Some(i) => (s[..i].to_string(), Some(s[i + 1..].to_string())),

@@ -69,31 +69,24 @@ impl Facts {
                 .is_some_and(|r| r.join(path.trim_start_matches('/')).exists())
     }
 
-    /// The names of the entries of directory `dir` (absolute), sorted: the
-    /// files given in memory under it and those under the root.
-    pub fn entries(&self, dir: &str) -> Vec<String> {
-        let prefix = format!("{}/", dir.trim_end_matches('/'));
-        let mut names: Vec<String> = self
-            .files
-            .keys()
-            .filter_map(|k| k.strip_prefix(&prefix))
-            .filter_map(|rest| rest.split('/').next())
-            .filter(|n| !n.is_empty())
-            .map(str::to_string)
-            .collect();
-        if let Some(Ok(rd)) = self
-            .root
-            .as_ref()
-            .map(|r| std::fs::read_dir(r.join(dir.trim_start_matches('/'))))
-        {
-            names.extend(
-                rd.filter_map(|e| e.ok())
-                    .filter_map(|e| e.file_name().into_string().ok()),
-            );
+    /// The names of the entries directly under directory `path` (absolute),
+    /// sorted, with the in-memory files under it; empty when there is none.
+    pub fn list_dir(&self, path: &str) -> Vec<String> {
+        let dir = path.trim_end_matches('/');
+        let mut names = std::collections::BTreeSet::new();
+        for k in self.files.keys() {
+            if let Some(rest) = k.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) {
+                if let Some(first) = rest.split('/').next().filter(|f| !f.is_empty()) {
+                    names.insert(first.to_string());
+                }
+            }
         }
-        names.sort();
-        names.dedup();
-        names
+        if let Some(root) = &self.root {
+            if let Ok(rd) = std::fs::read_dir(root.join(dir.trim_start_matches('/'))) {
+                names.extend(rd.filter_map(|e| e.ok()?.file_name().into_string().ok()));
+            }
+        }
+        names.into_iter().collect()
     }
 
     /// The contents of `path` (absolute), read once and remembered.
@@ -146,10 +139,10 @@ mod tests {
         assert!(f.exists("/sys/bus/event_source/devices/uncore"));
         assert!(!f.exists("/sys/bus/event_source/devices/cpu"));
         assert_eq!(f.read("/proc/x").as_deref(), Some("1"));
-        assert_eq!(f.entries("/sys/bus/event_source/devices"), ["uncore"]);
-        assert_eq!(f.entries("/proc"), ["x"]);
-        assert!(f.entries("/nowhere").is_empty());
         assert!(f.exists("/proc"));
+        assert_eq!(f.list_dir("/sys/bus/event_source/devices/"), vec!["uncore"]);
+        assert_eq!(f.list_dir("/proc"), vec!["x"]);
+        assert!(f.list_dir("/nowhere").is_empty());
         assert_eq!(Facts::none().read("/proc/x"), None);
         std::fs::remove_dir_all(dir).unwrap();
     }

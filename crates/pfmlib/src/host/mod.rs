@@ -247,6 +247,12 @@ impl Host {
         self.facts.exists(path)
     }
 
+    /// The names in a kernel directory (absolute path), sorted; empty when
+    /// it is absent or unreadable.
+    pub fn list_dir(&self, path: &str) -> Vec<String> {
+        self.facts.list_dir(path)
+    }
+
     /// The `type` file of the kernel's perf_events PMU `name`, if present.
     pub fn perf_pmu_type(&self, name: &str) -> Option<Arc<str>> {
         self.facts.read(&format!("{EVENT_SOURCES}/{name}/type"))
@@ -294,7 +300,7 @@ impl Host {
     fn read_kernel_facts(&mut self) {
         self.kernel_cpu_pmu = self
             .facts
-            .entries(EVENT_SOURCES)
+            .list_dir(EVENT_SOURCES)
             .iter()
             .any(|d| is_cpu_pmu_name(d));
         let paranoid = self.facts.read("/proc/sys/kernel/perf_event_paranoid");
@@ -355,7 +361,7 @@ mod tests {
         assert!(!h.kernel_cpu_pmu);
         let f =
             Facts::none().with_file("/sys/bus/event_source/devices/armv8_cortex_a53/type", "8\n");
-        assert_eq!(f.entries(EVENT_SOURCES), ["armv8_cortex_a53"]);
+        assert_eq!(f.list_dir(EVENT_SOURCES), ["armv8_cortex_a53"]);
         let h = Host::from_facts(Arch::Aarch64, f);
         assert!(h.kernel_cpu_pmu);
     }

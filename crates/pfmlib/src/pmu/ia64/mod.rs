@@ -164,7 +164,9 @@ pub(crate) fn model(pmu: PmuDesc) -> Ia64Model {
 
 /// Is `pmu` an IA-64 PMU?
 pub(crate) fn is_ia64(pmu: PmuDesc) -> bool {
-    std::ptr::eq(super::engine(pmu).defs(), &defs::DEFS)
+    // By name: `DEFS` is a constant, so its address is not one address
+    // (an optimised build may give each use its own copy).
+    super::engine(pmu).defs().name == defs::DEFS.name
 }
 
 /// The engine.
