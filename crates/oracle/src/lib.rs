@@ -10,6 +10,8 @@ use perf_event_open_sys::bindings::perf_event_attr;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::ptr;
 
+pub mod fake_cpuid;
+
 /// `pfm_pmu_info_t`.
 #[repr(C)]
 struct PmuInfoC {
@@ -95,6 +97,8 @@ pub struct PmuInfo {
     pub id: i32,
     /// Name.
     pub name: String,
+    /// Description.
+    pub desc: String,
     /// Type (1 core, 2 uncore, 3 OS generic).
     pub kind: i32,
     /// Events.
@@ -345,6 +349,7 @@ impl Libpfm4 {
         Some(PmuInfo {
             id,
             name: cstr(p.name)?,
+            desc: cstr(p.desc).unwrap_or_default(),
             kind: p.type_,
             nevents: p.nevents,
             num_cntrs: p.num_cntrs,

@@ -24,14 +24,23 @@ use std::time::{Duration, Instant};
 Example:
   pfm counters setup 0 task-clock setup 1 page-faults start 0 start 1 spin 50 stop 0 stop 1 read 0 read 1 tstamp
 
-The counters count this command's own thread (or --pid / --cpu). The first failing operation
-stops the sequence with exit status 1; on a kernel without a hardware PMU raw setups fail as
-not supported.")]
+The counters count this command's own thread (or --pid / --cpu). The command line's operations
+run first, then those of -f FILE, each line as soon as it is read (`-f -` answers a pipe or a
+terminal line by line; an operation and its arguments stay on one line). The first failing
+operation stops the sequence with exit status 1; on a kernel without a hardware PMU raw setups
+fail as not supported. Operations that cannot be parsed stop with status 2 (nothing on the
+command line runs then; a file's earlier lines have run).
+
+--json: one object per operation, {\"ok\":true,\"op\":WORD,\"counter\":N,...} (counter when the
+operation takes one); a failure {\"ok\":false,\"op\":WORD,\"counter\":N,\"error\":{\"kind\":K,
+\"message\":TEXT}} with K not_supported or failed, or {\"ok\":false,\"error\":{\"kind\":\"usage\",...}}
+for operations that cannot be parsed.")]
 pub struct Args {
-    /// Operations; see below. With -f, read them from FILE too (`-` for standard input).
+    /// Operations; see below. With -f, those of FILE run after them (`-` for standard input).
     #[arg(value_name = "OP", allow_hyphen_values = true)]
     ops: Vec<String>,
-    /// Read operations from FILE (one or more per line, `#` starts a comment); `-` is standard input.
+    /// Read operations from FILE, running each line as it is read (one or
+    /// more per line, `#` starts a comment); `-` is standard input.
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     file: Option<PathBuf>,
     /// Count this process or thread instead of pfm's own thread.
@@ -256,34 +265,121 @@ fn apply(dev: &mut CounterDevice, op: &Op) -> Result<(String, Value), pfmlib_per
     })
 }
 
-fn op_name(op: &Op) -> String {
+/// The operation's word and its counter, if it takes one.
+fn op_word(op: &Op) -> (&'static str, Option<usize>) {
     match op {
-        Op::Npmc => "npmc".into(),
-        Op::SetupRaw(p) => format!("setup {}", p.num),
-        Op::SetupEvent(n, _) => format!("setup {n}"),
-        Op::Get(n) => format!("get {n}"),
-        Op::Start(n) => format!("start {n}"),
-        Op::Stop(n) => format!("stop {n}"),
-        Op::Reset(n) => format!("reset {n}"),
-        Op::Read(n) => format!("read {n}"),
-        Op::Tstamp => "tstamp".into(),
-        Op::Spin(ms) => format!("spin {ms}"),
-        Op::Sleep(ms) => format!("sleep {ms}"),
+        Op::Npmc => ("npmc", None),
+        Op::SetupRaw(p) => ("setup", Some(p.num)),
+        Op::SetupEvent(n, _) => ("setup", Some(*n)),
+        Op::Get(n) => ("get", Some(*n)),
+        Op::Start(n) => ("start", Some(*n)),
+        Op::Stop(n) => ("stop", Some(*n)),
+        Op::Reset(n) => ("reset", Some(*n)),
+        Op::Read(n) => ("read", Some(*n)),
+        Op::Tstamp => ("tstamp", None),
+        Op::Spin(_) => ("spin", None),
+        Op::Sleep(_) => ("sleep", None),
     }
 }
 
-pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
-    let mut tokens = a.ops.clone();
-    if let Some(f) = &a.file {
-        let text = crate::input::read_request(Some(f))?;
-        for line in text.lines() {
-            let line = line.split('#').next().unwrap_or("");
-            tokens.extend(line.split_whitespace().map(str::to_string));
+/// `v` with `ok`, the operation's `op` word and its `counter` (when it
+/// takes one): the members every `--json` line of an operation has, in
+/// success and failure alike.
+fn tagged(mut v: Value, op: &Op, ok: bool) -> Value {
+    let (word, counter) = op_word(op);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("ok".into(), ok.into());
+        o.insert("op".into(), word.into());
+        if let Some(n) = counter {
+            o.insert("counter".into(), n.into());
         }
     }
-    let ops = parse_ops(&tokens).map_err(|e| anyhow::anyhow!("{e}"))?;
-    if ops.is_empty() {
-        bail!("no operation: try `pfm counters npmc tstamp` or `pfm counters --help`");
+    v
+}
+
+/// Exit status of operations that cannot be read or parsed.
+const EXIT_USAGE: u8 = 2;
+/// Exit status of an operation that failed.
+const EXIT_FAILED: u8 = 1;
+
+/// The message when neither the command line nor the file gives an operation.
+const NO_OPERATION: &str = "no operation: try `pfm counters npmc tstamp` or `pfm counters --help`";
+
+/// A usage failure: the shared JSON object with `--json` (status 2), else
+/// an error for `main` to print (status 2 too).
+fn usage(out: &mut impl Write, json: bool, message: String) -> anyhow::Result<ExitCode> {
+    if json {
+        writeln!(out, "{}", crate::input::error_json("usage", &message))?;
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    bail!("{message}")
+}
+
+/// Runs operations in order, printing (and flushing) each answer; the exit
+/// status of the first that fails, if one does.
+fn run_ops(
+    dev: &mut CounterDevice,
+    ops: &[Op],
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Option<ExitCode>> {
+    for op in ops {
+        match apply(dev, op) {
+            Ok((text, v)) => {
+                if json {
+                    writeln!(out, "{}", tagged(v, op, true))?;
+                } else {
+                    writeln!(out, "{text}")?;
+                }
+                out.flush()?;
+            }
+            Err(e) => {
+                let (word, counter) = op_word(op);
+                if json {
+                    let kind = if e.is_not_supported() {
+                        "not_supported"
+                    } else {
+                        "failed"
+                    };
+                    let v = tagged(crate::input::error_json(kind, &e.to_string()), op, false);
+                    writeln!(out, "{v}")?;
+                } else {
+                    out.flush()?;
+                    let name = counter.map_or_else(|| word.to_string(), |n| format!("{word} {n}"));
+                    warn!("pfm counters: {name}: {e}");
+                }
+                return Ok(Some(ExitCode::from(EXIT_FAILED)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The operations of one line of a file (`#` starts a comment).
+fn line_ops(line: &str) -> Result<Vec<Op>, String> {
+    let words: Vec<String> = line
+        .split('#')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    parse_ops(&words)
+}
+
+pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    let ops = match parse_ops(&a.ops) {
+        Ok(ops) => ops,
+        Err(e) => return usage(&mut out, a.json, e),
+    };
+    let lines = a.file.as_deref().map(crate::input::Lines::open).transpose();
+    let mut lines = match lines {
+        Ok(l) => l,
+        Err(e) => return usage(&mut out, a.json, format!("{e:#}")),
+    };
+    if ops.is_empty() && lines.is_none() {
+        return usage(&mut out, a.json, NO_OPERATION.into());
     }
     let target = match (a.pid, a.cpu) {
         (Some(p), _) => Target::Task(p),
@@ -292,39 +388,33 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     };
     let npmc = a.npmc.map_or_else(|| host_npmc(lib), usize::from);
     let mut dev = CounterDevice::with(npmc, target);
-    let mut out = std::io::stdout().lock();
-    for op in &ops {
-        match apply(&mut dev, op) {
-            Ok((text, v)) => {
-                if a.json {
-                    writeln!(out, "{}", merge_ok(v))?;
-                } else {
-                    writeln!(out, "{text}")?;
-                }
+    // The command line's operations first, then the file's, each line run
+    // as soon as it is read.
+    if let Some(code) = run_ops(&mut dev, &ops, a.json, &mut out)? {
+        return Ok(code);
+    }
+    let mut ran = ops.len();
+    if let Some(lines) = lines.as_mut() {
+        loop {
+            let ops = match lines.next_line() {
+                Ok(Some(line)) => line_ops(&line).map_err(|e| format!("{}: {e}", lines.position())),
+                Ok(None) => break,
+                Err(e) => Err(format!("{e:#}")),
+            };
+            let ops = match ops {
+                Ok(ops) => ops,
+                Err(e) => return usage(&mut out, a.json, e),
+            };
+            if let Some(code) = run_ops(&mut dev, &ops, a.json, &mut out)? {
+                return Ok(code);
             }
-            Err(e) => {
-                if a.json {
-                    writeln!(
-                        out,
-                        "{}",
-                        json!({"op": op_name(op), "ok": false, "error": e.to_string(), "not_supported": e.is_not_supported()})
-                    )?;
-                } else {
-                    out.flush()?;
-                    warn!("pfm counters: {}: {e}", op_name(op));
-                }
-                return Ok(ExitCode::from(1));
-            }
+            ran += ops.len();
         }
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn merge_ok(mut v: Value) -> Value {
-    if let Some(o) = v.as_object_mut() {
-        o.insert("ok".into(), true.into());
+    if ran == 0 {
+        return usage(&mut out, a.json, NO_OPERATION.into());
     }
-    v
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -2,15 +2,19 @@
 
 use pfmlib::dispatch::{dispatch, Dispatch, Request};
 use pfmlib::Library;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 dispatched; 1 refused (a libpfm-3 error, named); 2 the request cannot be read or is not one \
+(with --json a failure is printed as {\"ok\":false,\"error\":{\"kind\":...,\"message\":...}})."
+)]
 pub struct Args {
     /// Request file (JSON, see the README); `-` or nothing reads standard input.
     file: Option<String>,
-    /// JSON output instead of text.
+    /// JSON output instead of text; failures too, as `{"ok":false,"error":{...}}`.
     #[arg(long)]
     json: bool,
     /// Request format: `native` (one request, the README's schema) or
@@ -29,9 +33,15 @@ pub enum Format {
     Libpfm3,
 }
 
+/// Exit status of a request that cannot be read or parsed.
+const EXIT_USAGE: u8 = 2;
+/// Exit status of a request that dispatch refuses.
+const EXIT_REFUSED: u8 = 1;
+
 /// `--format libpfm3`: every line a request (or a reference vector with an
-/// `input` member); every result a line. Exit status 1 when one failed.
-fn run_libpfm3(lib: &Library, text: &str) -> anyhow::Result<ExitCode> {
+/// `input` member); every result a line. Exit status 1 when one failed; a
+/// line that is not a request stops with status 2.
+fn run_libpfm3(lib: &Library, text: &str, json: bool) -> anyhow::Result<ExitCode> {
     use pfmlib::dispatch::libpfm3;
     let mut out = std::io::stdout().lock();
     let mut failed = false;
@@ -39,37 +49,114 @@ fn run_libpfm3(lib: &Library, text: &str) -> anyhow::Result<ExitCode> {
         if line.trim().is_empty() {
             continue;
         }
-        let v: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| anyhow::anyhow!("line {}: invalid JSON: {e}", n + 1))?;
-        let v = match v.get("input") {
-            Some(i) => i.clone(),
-            None => v,
+        let input = serde_json::from_str::<serde_json::Value>(line)
+            .map_err(|e| anyhow::anyhow!("line {}: invalid JSON: {e}", n + 1))
+            .and_then(|v| {
+                let v = v.get("input").cloned().unwrap_or(v);
+                named_only(&v, "request", &LIBPFM3_ARRAY_KEYS).map_err(|e| {
+                    anyhow::anyhow!("line {}: invalid libpfm-3 request: {e}", n + 1)
+                })?;
+                serde_json::from_value::<libpfm3::Input>(v)
+                    .map_err(|e| anyhow::anyhow!("line {}: invalid libpfm-3 request: {e}", n + 1))
+            });
+        let input = match input {
+            Ok(i) => i,
+            Err(e) if json => return usage_json(&mut out, &e),
+            Err(e) => return Err(e),
         };
-        let input: libpfm3::Input = serde_json::from_value(v)
-            .map_err(|e| anyhow::anyhow!("line {}: invalid libpfm-3 request: {e}", n + 1))?;
         let res = libpfm3::run(lib, &input);
         failed |= res.ret != 0;
         writeln!(out, "{}", serde_json::to_string(&res)?)?;
     }
     Ok(if failed {
-        ExitCode::from(1)
+        ExitCode::from(EXIT_REFUSED)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
-    let text = crate::input::read_request(a.file.as_deref().map(std::path::Path::new))?;
-    if a.format == Format::Libpfm3 {
-        return run_libpfm3(lib, &text);
-    }
-    let req: Request = serde_json::from_str(&text)
+/// Prints an unreadable or malformed request as the shared JSON failure.
+fn usage_json(out: &mut impl Write, e: &anyhow::Error) -> anyhow::Result<ExitCode> {
+    let v = crate::input::error_json("usage", &format!("{e:#}"));
+    writeln!(out, "{v}")?;
+    Ok(ExitCode::from(EXIT_USAGE))
+}
+
+/// The keys whose values are arrays in a native request; any other array
+/// stands for an object written positionally.
+const ARRAY_KEYS: [&str; 5] = ["events", "flags", "unavail_pmcs", "filter", "ranges"];
+/// The same for a libpfm-3 style request.
+const LIBPFM3_ARRAY_KEYS: [&str; 5] =
+    ["events", "unavail_pmcs", "unit_masks", "ranges", "counters"];
+
+/// Parses a request in the documented format: objects with named fields
+/// only. serde would also take an object written as the array of its field
+/// values; that undocumented form is refused.
+fn parse_request(text: &str) -> anyhow::Result<Request> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))?;
+    named_only(&v, "request", &ARRAY_KEYS)
         .map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))?;
+    serde_json::from_value(v).map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))
+}
+
+/// Refuses an array where the schema has an object: `v` itself, a member
+/// not named in `array_keys`, an element of a list (no list of either
+/// format holds lists).
+fn named_only(v: &Value, path: &str, array_keys: &[&str]) -> Result<(), String> {
+    let positional = |path: &str| {
+        format!("{path} is an array where the format takes an object with named fields or one value (positional arrays are not part of it)")
+    };
+    match v {
+        Value::Array(_) => Err(positional(path)),
+        Value::Object(m) => m.iter().try_for_each(|(k, v)| {
+            let path = format!("{path}.{k}");
+            match v {
+                Value::Array(items) if array_keys.contains(&k.as_str()) => {
+                    items.iter().enumerate().try_for_each(|(i, item)| {
+                        named_only(item, &format!("{path}[{i}]"), array_keys)
+                    })
+                }
+                _ => named_only(v, &path, array_keys),
+            }
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A successful dispatch in JSON: `"ok": true` and the result's members.
+#[derive(serde::Serialize)]
+struct Success<'a> {
+    ok: bool,
+    #[serde(flatten)]
+    res: &'a Dispatch,
+}
+
+pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
+    let text = crate::input::read_request(a.file.as_deref().map(std::path::Path::new));
+    let text = match text {
+        Ok(t) => t,
+        Err(e) if a.json => return usage_json(&mut out, &e),
+        Err(e) => return Err(e),
+    };
+    if a.format == Format::Libpfm3 {
+        drop(out);
+        return run_libpfm3(lib, &text, a.json);
+    }
+    let req = match parse_request(&text) {
+        Ok(r) => r,
+        Err(e) if a.json => return usage_json(&mut out, &e),
+        Err(e) => return Err(e),
+    };
     match dispatch(lib, &req) {
         Ok(res) => {
             if a.json {
-                writeln!(out, "{}", serde_json::to_string(&res)?)?;
+                let ok = Success {
+                    ok: true,
+                    res: &res,
+                };
+                writeln!(out, "{}", serde_json::to_string(&ok)?)?;
             } else {
                 write_text(&mut out, &res)?;
             }
@@ -77,11 +164,8 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         }
         Err(e) => {
             if a.json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"ok": false, "error": {"code": e.code(), "name": e.kind().name(), "message": e.to_string()}})
-                )?;
+                let error = json!({"kind": "dispatch", "code": e.code(), "name": e.kind().name(), "message": e.to_string()});
+                writeln!(out, "{}", json!({"ok": false, "error": error}))?;
             } else {
                 warn!(
                     "pfm: dispatch failed: {e} ({}, {})",
@@ -89,7 +173,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
                     e.code()
                 );
             }
-            Ok(ExitCode::from(1))
+            Ok(ExitCode::from(EXIT_REFUSED))
         }
     }
 }

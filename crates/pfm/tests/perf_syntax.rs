@@ -94,9 +94,10 @@ fn tracefs_present() -> bool {
     ok
 }
 
-/// Within 5%, or 3 events for small counts.
+/// Within 5%, or 10 events for small counts (the kernel-side page faults
+/// of two runs of the same workload differ by a few).
 fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= (0.05 * a.max(b)).max(3.0)
+    (a - b).abs() <= (0.05 * a.max(b)).max(10.0)
 }
 
 fn compare_with_perf(events: &[&str]) {

@@ -101,8 +101,14 @@ fn lifecycle_with_a_software_event() {
 
     d.start(0).unwrap();
     assert!(matches!(d.start(0), Err(Error::Running { num: 0, .. })));
-    spin_ms(5);
-    let running = d.read(0).unwrap();
+    // Spin until the thread has had 1 ms of CPU (a loaded machine may give
+    // it a fraction of the wall time), for at most 10 s.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut running = 0;
+    while running <= 1_000_000 && std::time::Instant::now() < deadline {
+        spin_ms(5);
+        running = d.read(0).unwrap();
+    }
     assert!(running > 1_000_000, "read while running: {running}");
     // Resetting or setting up a running counter is refused.
     let e = d.reset(0).unwrap_err();

@@ -264,3 +264,283 @@ fn westmere_uses_the_same_rules_with_its_uncore() {
     let e = run(r#"{"pmu":"wsm","events":[{"event":"nhm_unc::UNC_LLC_HITS"}]}"#).unwrap_err();
     assert_eq!(e.kind(), K::Invalid);
 }
+
+/// Every register to program, in order, as (name, address, value).
+fn regs(d: &Dispatch) -> Vec<(&str, u64, u64)> {
+    d.pmcs
+        .iter()
+        .map(|r| (r.reg.name.as_str(), r.reg.addr, r.value))
+        .collect()
+}
+
+#[test]
+fn offcore_response_programs_its_msr() {
+    let d = run(r#"{"pmu":"nhm","dfl_plm":"u","events":[{"event":"OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT"}]}"#).unwrap();
+    assert_eq!(
+        regs(&d),
+        [
+            ("PERFEVTSEL0", 0x186, 0x5101b7),
+            ("OFFCORE_RSP_0", 0x1a6, 0x101),
+            ("PERF_GLOBAL_CTRL", 0x38f, 0x1),
+        ]
+    );
+    // The value is the encoder's second code.
+    let enc = Library::global()
+        .encode(
+            "nhm::OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT",
+            Plm::PLM3,
+            Os::None,
+        )
+        .unwrap();
+    assert_eq!(enc.codes, [0x5101b7, 0x101]);
+    // Westmere: OFFCORE_RESPONSE_1 has its own register; one mask given
+    // twice shares OFFCORE_RSP_0.
+    let d = run(r#"{"pmu":"wsm_dp","events":[
+        {"event":"OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT"},
+        {"event":"OFFCORE_RESPONSE_1:DMND_RFO:UNCORE_HIT"},
+        {"event":"OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT","plm":"u"},
+        {"event":"INSTRUCTIONS_RETIRED"}]}"#)
+    .unwrap();
+    assert_eq!(
+        regs(&d),
+        [
+            ("PERFEVTSEL0", 0x186, 0x5301b7),
+            ("PERFEVTSEL1", 0x187, 0x5301bb),
+            ("PERFEVTSEL2", 0x188, 0x5101b7),
+            ("OFFCORE_RSP_0", 0x1a6, 0x101),
+            ("OFFCORE_RSP_1", 0x1a7, 0x102),
+            ("FIXED_CTR_CTRL", 0x38d, 0xb),
+            ("PERF_GLOBAL_CTRL", 0x38f, (1 << 32) | 0x7),
+        ]
+    );
+    // No offcore event: no offcore register.
+    let d = run(r#"{"pmu":"wsm","events":[{"event":"ARITH:MUL"}]}"#).unwrap();
+    assert!(d.pmcs.iter().all(|r| r.reg.reg != "OFFCORE_RSP"));
+}
+
+#[test]
+fn offcore_masks_that_need_one_register_twice_are_refused() {
+    let e = run(r#"{"pmu":"nhm","events":[
+        {"event":"OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT"},
+        {"event":"OFFCORE_RESPONSE_0:DMND_RFO:UNCORE_HIT"}]}"#)
+    .unwrap_err();
+    assert_eq!(e.kind(), K::FeatureCombination);
+    let m = e.to_string();
+    assert!(
+        m.contains("OFFCORE_RSP_0") && m.contains("0x101") && m.contains("0x102"),
+        "{m}"
+    );
+    let e = run(r#"{"pmu":"wsm","events":[
+        {"event":"OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT"},
+        {"event":"OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM"}]}"#)
+    .unwrap_err();
+    assert_eq!(e.kind(), K::FeatureCombination);
+    assert!(e.to_string().contains("OFFCORE_RESPONSE_1"), "{e}");
+    let e = run(r#"{"pmu":"wsm","events":[
+        {"event":"OFFCORE_RESPONSE_1:DMND_DATA_RD:UNCORE_HIT"},
+        {"event":"OFFCORE_RESPONSE_1:DMND_DATA_RD:LOCAL_DRAM"}]}"#)
+    .unwrap_err();
+    assert!(e.to_string().contains("OFFCORE_RSP_1 (0x1a7)"), "{e}");
+}
+
+#[test]
+fn core_counters_refuse_privilege_levels_1_and_2() {
+    for plm in ["1", "2", "u1", "k2", "uk12"] {
+        let e = run(&format!(
+            r#"{{"pmu":"nhm","events":[{{"event":"ARITH:MUL","plm":"{plm}"}}]}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(e.kind(), K::Invalid, "{plm}");
+        assert!(e.to_string().contains("PLM1 and PLM2"), "{e}");
+        // Fixed counters likewise.
+        let e = run(&format!(
+            r#"{{"pmu":"nhm","events":[{{"event":"INSTRUCTION_RETIRED","plm":"{plm}"}}]}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(e.kind(), K::Invalid, "{plm}");
+    }
+    // Through the default too; an event's own plm overrides it.
+    let e = run(r#"{"pmu":"nhm","dfl_plm":"u1","events":[{"event":"ARITH:MUL"}]}"#).unwrap_err();
+    assert_eq!(e.kind(), K::Invalid);
+    let d =
+        run(r#"{"pmu":"nhm","dfl_plm":"u1","events":[{"event":"ARITH:MUL","plm":"u"}]}"#).unwrap();
+    assert_eq!(
+        regs(&d),
+        [
+            ("PERFEVTSEL0", 0x186, 0x510214),
+            ("PERF_GLOBAL_CTRL", 0x38f, 0x1)
+        ]
+    );
+}
+
+#[test]
+fn nehalem_ex_has_no_client_uncore() {
+    let e =
+        run(r#"{"pmu":"nhm_ex","events":[{"event":"nhm_unc::UNC_LLC_MISS:READ"}]}"#).unwrap_err();
+    assert_eq!(e.kind(), K::Invalid);
+    assert!(e.to_string().contains("no uncore"), "{e}");
+    let e = run(r#"{"pmu":"nhm_ex","events":[{"event":"ARITH:MUL"},{"event":"nhm_unc::UNC_CLK_UNHALTED"}]}"#)
+        .unwrap_err();
+    assert_eq!(e.kind(), K::Invalid);
+    // Its core counters are dispatched as Nehalem's.
+    let d = run(r#"{"pmu":"nhm_ex","events":[{"event":"ARITH:MUL"},{"event":"UNHALTED_CORE_CYCLES","plm":"k"}]}"#).unwrap();
+    assert_eq!(
+        regs(&d),
+        [
+            ("PERFEVTSEL0", 0x186, 0x530214),
+            ("FIXED_CTR_CTRL", 0x38d, 0x90),
+            ("PERF_GLOBAL_CTRL", 0x38f, (1 << 33) | 1),
+        ]
+    );
+    // Nehalem keeps its uncore.
+    let d = run(r#"{"pmu":"nhm","events":[{"event":"nhm_unc::UNC_LLC_MISS:READ"}]}"#).unwrap();
+    assert_eq!(
+        regs(&d),
+        [
+            ("UNC_PERFEVTSEL0", 0x3c0, 0x500109),
+            ("UNC_PERF_GLOBAL_CTRL", 0x391, 0x1)
+        ]
+    );
+}
+
+/// The fully-qualified strings show what is programmed: encoding one gives
+/// the register value dispatch programs for it.
+#[test]
+fn fully_qualified_strings_agree_with_the_registers() {
+    let d = run(r#"{"pmu":"nhm","events":[
+        {"event":"ARITH:MUL","cnt_mask":2,"flags":["inv"]},
+        {"event":"BR_INST_EXEC:COND","cnt_mask":1,"flags":["edge","anythr"],"plm":"u"},
+        {"event":"nhm_unc::UNC_LLC_MISS:READ","cnt_mask":2,"flags":["occ_rst","edge","inv"]},
+        {"event":"UNHALTED_CORE_CYCLES","flags":["anythr"]},
+        {"event":"UOPS_DECODED_DEC0","cnt_mask":1}]}"#)
+    .unwrap();
+    let fstrs: Vec<_> = d.assignments.iter().map(|a| a.fstr.as_str()).collect();
+    assert_eq!(
+        fstrs,
+        [
+            "nhm::ARITH:MUL:k=1:u=1:e=0:i=1:c=2:t=0",
+            "nhm::BR_INST_EXEC:COND:k=0:u=1:e=1:i=0:c=1:t=1",
+            "nhm_unc::UNC_LLC_MISS:READ:e=1:i=1:c=2:o=1",
+            "nhm::UNHALTED_CORE_CYCLES:k=1:u=1:e=0:i=0:c=0:t=1",
+            // This event takes no modifiers in the tables: the setting is appended.
+            "nhm::UOPS_DECODED_DEC0:c=1",
+        ]
+    );
+    assert_eq!(
+        regs(&d),
+        [
+            ("PERFEVTSEL0", 0x186, 0x2d30214),
+            ("PERFEVTSEL1", 0x187, 0x1750188),
+            ("PERFEVTSEL2", 0x188, 0x153013d),
+            ("UNC_PERFEVTSEL0", 0x3c0, 0x2d60109),
+            ("FIXED_CTR_CTRL", 0x38d, 0xf0),
+            ("PERF_GLOBAL_CTRL", 0x38f, (1 << 33) | 0x7),
+            ("UNC_PERF_GLOBAL_CTRL", 0x391, 0x1),
+        ]
+    );
+    for a in &d.assignments[..3] {
+        let sel_name = a.counter.name.replace("PMC", "PERFEVTSEL");
+        let sel = d.pmcs.iter().find(|r| r.reg.name == sel_name).unwrap();
+        let enc = Library::global()
+            .encode(&a.fstr, Plm::DEFAULT, Os::None)
+            .unwrap();
+        assert_eq!(enc.codes[0], sel.value, "{}", a.fstr);
+    }
+    // Load latency: the threshold programmed, or none when nothing programs it.
+    let d = run(r#"{"pmu":"nhm","events":[{"event":"MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD"}],"nhm":{"pebs":{"used":true,"ld_lat_thres":100}}}"#).unwrap();
+    assert_eq!(
+        d.assignments[0].fstr,
+        "nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:k=1:u=1:e=0:i=0:c=0:t=0:ldlat=100"
+    );
+    let enc = Library::global()
+        .encode(&d.assignments[0].fstr, Plm::DEFAULT, Os::None)
+        .unwrap();
+    assert_eq!(enc.codes, [0x53100b, 100]);
+    assert_eq!(
+        regs(&d),
+        [
+            ("PERFEVTSEL0", 0x186, 0x53100b),
+            ("PERF_GLOBAL_CTRL", 0x38f, 0x1),
+            ("PEBS_ENABLE", 0x3f1, (1 << 32) | 1),
+            ("PEBS_LD_LAT_THRESHOLD", 0x3f6, 100),
+        ]
+    );
+    let d = run(r#"{"pmu":"nhm","events":[{"event":"MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD"}]}"#)
+        .unwrap();
+    assert!(
+        !d.assignments[0].fstr.contains("ldlat"),
+        "{}",
+        d.assignments[0].fstr
+    );
+    // A threshold in the string must be the one programmed.
+    for json in [
+        r#"{"pmu":"nhm","events":[{"event":"MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=50"}],"nhm":{"pebs":{"used":true,"ld_lat_thres":100}}}"#,
+        r#"{"pmu":"nhm","events":[{"event":"MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=50"}]}"#,
+    ] {
+        assert_eq!(
+            run(json).unwrap_err().kind(),
+            K::FeatureCombination,
+            "{json}"
+        );
+    }
+    let d = run(r#"{"pmu":"nhm","events":[{"event":"MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=100"}],"nhm":{"pebs":{"used":true,"ld_lat_thres":100}}}"#).unwrap();
+    assert!(d.assignments[0].fstr.ends_with(":ldlat=100"));
+}
+
+#[test]
+fn empty_requests_are_refused() {
+    for pmu in ["nhm", "itanium"] {
+        let e = run(&format!(r#"{{"pmu":"{pmu}","events":[]}}"#)).unwrap_err();
+        assert_eq!(e.kind(), K::Invalid, "{pmu}");
+    }
+}
+
+/// Core and uncore counters are placed independently, by matching: an
+/// uncore request that cannot be placed fails at once whatever the core
+/// events (this request once searched the uncore again for each of 264
+/// core placements).
+#[test]
+fn unplaceable_uncore_events_fail_without_a_search_per_core_placement() {
+    let mut events = vec![r#"{"event":"INSTRUCTION_RETIRED"}"#; 3];
+    events.extend([r#"{"event":"UNHALTED_CORE_CYCLES"}"#; 2]);
+    events.push(r#"{"event":"UNHALTED_REFERENCE_CYCLES"}"#);
+    events.extend([r#"{"event":"nhm_unc::UNC_LLC_MISS:READ"}"#; 9]);
+    let e = run(&format!(
+        r#"{{"pmu":"nhm","events":[{}]}}"#,
+        events.join(",")
+    ))
+    .unwrap_err();
+    assert_eq!(e.kind(), K::NoAssign);
+    assert!(e.to_string().contains("uncore events"), "{e}");
+    // Eight of them fit, beside the six core events.
+    events.pop();
+    let d = run(&format!(
+        r#"{{"pmu":"nhm","events":[{}]}}"#,
+        events.join(",")
+    ))
+    .unwrap();
+    let names: Vec<_> = d
+        .assignments
+        .iter()
+        .map(|a| a.counter.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "FIXED_CTR0",
+            "PMC0",
+            "PMC1",
+            "FIXED_CTR1",
+            "PMC2",
+            "FIXED_CTR2",
+            "UNC_PMC0",
+            "UNC_PMC1",
+            "UNC_PMC2",
+            "UNC_PMC3",
+            "UNC_PMC4",
+            "UNC_PMC5",
+            "UNC_PMC6",
+            "UNC_PMC7"
+        ]
+    );
+}

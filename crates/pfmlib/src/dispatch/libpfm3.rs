@@ -1,9 +1,10 @@
 //! The libpfm-3 compatibility format of IA-64 dispatch, for people porting
-//! libpfm-3 code: requests mirror `pfmlib_input_param_t` plus the model's
-//! input parameters (numeric privilege masks and flags, `used` switches,
-//! unit masks by index), results mirror `pfmlib_output_param_t` plus the
-//! model's output parameters (`pmcs`, `pmds`, `irange`, `drange`,
-//! `irange_is_fine`).
+//! libpfm-3 code (IA-64 PMUs only: others are refused with
+//! `PFMLIB_ERR_NOTSUPP`, as their registers are not numbered in one space):
+//! requests mirror `pfmlib_input_param_t` plus the model's input parameters
+//! (numeric privilege masks and flags, `used` switches, unit masks by
+//! index), results mirror `pfmlib_output_param_t` plus the model's output
+//! parameters (`pmcs`, `pmds`, `irange`, `drange`, `irange_is_fine`).
 //!
 //! ```
 //! use pfmlib::dispatch::libpfm3::{run, Input};
@@ -418,6 +419,18 @@ pub fn to_request(lib: &Library, input: &Input) -> Result<Request, DispatchError
     let pmu = lib
         .pmu(&input.pmu)
         .ok_or_else(|| DispatchError::new(K::NotFound, format!("unknown PMU {:?}", input.pmu)))?;
+    if !matches!(
+        super::source::dispatcher(pmu),
+        Some(super::source::Dispatcher::Ia64(_))
+    ) {
+        return Err(DispatchError::new(
+            K::NotSupported,
+            format!(
+                "the libpfm3 format serves the IA-64 PMUs (itanium, itanium2, montecito), whose register numbers are unambiguous; use the native format for {}",
+                pmu.name()
+            ),
+        ));
+    }
     let counters = input
         .model
         .as_ref()

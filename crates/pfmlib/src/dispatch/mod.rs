@@ -141,7 +141,8 @@ impl DispatchError {
 }
 
 /// Privilege levels as letters: `u` (user, PLM3), `k` (kernel, PLM0), `1`, `2`
-/// (levels 1 and 2), `h` (hypervisor); e.g. `"uk"`.
+/// (levels 1 and 2), `h` (hypervisor); e.g. `"uk"`. Nehalem core counters
+/// and the LBR take `u` and `k` only.
 pub type PlmSpec = String;
 
 /// A dispatch request (the project's JSON format).
@@ -153,7 +154,7 @@ pub struct Request {
     /// Default privilege levels of events that give none (default `"uk"`).
     #[serde(default)]
     pub dfl_plm: Option<PlmSpec>,
-    /// The events, in order.
+    /// The events, in order (at least one).
     pub events: Vec<EventRequest>,
     /// Monitor system-wide (IA-64: sets the PMC `pm` bit).
     #[serde(default)]
@@ -558,7 +559,8 @@ pub struct RegValue {
 pub struct Assignment {
     /// The event as requested.
     pub event: String,
-    /// Fully-qualified event string.
+    /// Fully-qualified event string, as programmed: its modifiers show the
+    /// counter mask and flags the request applies (Nehalem).
     pub fstr: String,
     /// The counter (data register) that counts it.
     pub counter: Reg,
@@ -611,6 +613,12 @@ pub(crate) fn parse_plm(s: &str) -> Result<u32, DispatchError> {
 
 /// Dispatches a request: assigns counters and computes the registers.
 pub fn dispatch(lib: &Library, req: &Request) -> Result<Dispatch, DispatchError> {
+    if req.events.is_empty() {
+        return Err(DispatchError::new(
+            DispatchErrorKind::Invalid,
+            "the request has no events: give at least one",
+        ));
+    }
     let pmu = lib.pmu(&req.pmu).ok_or_else(|| {
         DispatchError::new(
             DispatchErrorKind::NotFound,

@@ -10,9 +10,13 @@
 //! Register values follow the Intel SDM layouts: `IA32_PERFEVTSELx`,
 //! `IA32_FIXED_CTR_CTRL` (4 bits per fixed counter: OS, USR, AnyThread, PMI),
 //! `IA32_PERF_GLOBAL_CTRL`, `IA32_PEBS_ENABLE` (PEBS bits 0-3, load-latency
-//! bits 32-35), `MSR_PEBS_LD_LAT_THRESHOLD`, `MSR_LBR_SELECT`, and the uncore
-//! `MSR_UNCORE_PERFEVTSELx`, `MSR_UNCORE_FIXED_CTR_CTRL`,
-//! `MSR_UNCORE_PERF_GLOBAL_CTRL`.
+//! bits 32-35), `MSR_PEBS_LD_LAT_THRESHOLD`, `MSR_OFFCORE_RSP_0` (and
+//! Westmere's `MSR_OFFCORE_RSP_1`) for the offcore-response events,
+//! `MSR_LBR_SELECT`, and the uncore `MSR_UNCORE_PERFEVTSELx`,
+//! `MSR_UNCORE_FIXED_CTR_CTRL`, `MSR_UNCORE_PERF_GLOBAL_CTRL`.
+//!
+//! The fully-qualified string of each event shows the modifiers as they are
+//! programmed (`c`, `i`, `e`, `t`, `ldlat`; uncore `c`, `i`, `e`, `o`).
 
 use super::source::{self, EncodedEvent, Side, SourceError};
 use super::{
@@ -32,20 +36,30 @@ const NUM_FIXED: u32 = 3;
 const NUM_UNC_GEN: u32 = 8;
 const LBR_DEPTH: u32 = 16;
 
-/// Privilege-level bits of a request: level 0 (`k`), levels 1-3 (`u`, `1`,
-/// `2`), the hypervisor (`h`).
+/// Privilege-level bits of a request: level 0 (`k`), levels 1 and 2, level
+/// 3 (`u`), the hypervisor (`h`).
 const PLM0: u32 = 0x1;
 const PLM12: u32 = 0x6;
-const PLM123: u32 = 0xe;
 const PLM3: u32 = 0x8;
 const PLM_H: u32 = 0x10;
 
-/// A model-specific register: its kind, the address of index 0, and whether
-/// its name carries the index (`PMC2`) or not (`LBR_TOS`).
+/// How a register's name shows its index.
+#[derive(Clone, Copy)]
+enum Naming {
+    /// `PMC2`.
+    Index,
+    /// `OFFCORE_RSP_1`.
+    UnderscoreIndex,
+    /// `LBR_TOS`: one register.
+    Single,
+}
+
+/// A model-specific register: its kind, the address of index 0, and how
+/// its name carries the index.
 struct Msr {
     kind: &'static str,
     addr: u64,
-    indexed: bool,
+    naming: Naming,
 }
 
 impl Msr {
@@ -53,7 +67,7 @@ impl Msr {
         Msr {
             kind,
             addr,
-            indexed: true,
+            naming: Naming::Index,
         }
     }
 
@@ -61,17 +75,17 @@ impl Msr {
         Msr {
             kind,
             addr,
-            indexed: false,
+            naming: Naming::Single,
         }
     }
 
     /// Register `index` of the kind.
     fn at(&self, index: u32) -> Reg {
         Reg {
-            name: if self.indexed {
-                format!("{}{index}", self.kind)
-            } else {
-                self.kind.to_string()
+            name: match self.naming {
+                Naming::Index => format!("{}{index}", self.kind),
+                Naming::UnderscoreIndex => format!("{}_{index}", self.kind),
+                Naming::Single => self.kind.to_string(),
             },
             reg: self.kind,
             index,
@@ -103,6 +117,16 @@ const LBR_SELECT: Msr = Msr::single("LBR_SELECT", 0x1c8);
 const LBR_TOS: Msr = Msr::single("LBR_TOS", 0x1c9);
 const LBR_FROM_IP: Msr = Msr::indexed("LBR_FROM_IP", 0x680);
 const LBR_TO_IP: Msr = Msr::indexed("LBR_TO_IP", 0x6c0);
+/// `MSR_OFFCORE_RSP_0` (0x1a6) and, on Westmere, `MSR_OFFCORE_RSP_1` (0x1a7).
+const OFFCORE_RSP: Msr = Msr {
+    kind: "OFFCORE_RSP",
+    addr: 0x1a6,
+    naming: Naming::UnderscoreIndex,
+};
+/// The offcore-response event selects and the `OFFCORE_RSP` register each
+/// one takes its request/response mask from: 0xb7 (`OFFCORE_RESPONSE_0`)
+/// the first, 0xbb (Westmere's `OFFCORE_RESPONSE_1`) the second.
+const OFFCORE_SELECTS: [(u64, u32); 2] = [(0xb7, 0), (0xbb, 1)];
 
 /// A counter an event can use (in register-programming order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -182,7 +206,8 @@ impl Settings {
 struct Ctx<'a> {
     lib: &'a Library,
     core: Pmu<'a>,
-    uncore: Pmu<'a>,
+    /// The uncore PMU dispatched beside the core (none on Nehalem EX).
+    uncore: Option<Pmu<'a>>,
     settings: Settings,
 }
 
@@ -197,6 +222,8 @@ struct Placed {
     anythr: bool,
     pebs: bool,
     ldlat: bool,
+    /// Offcore response: which `OFFCORE_RSP` register and its value.
+    offcore: Option<(u32, u64)>,
     candidates: Vec<Ctr>,
 }
 
@@ -206,12 +233,7 @@ pub(super) fn dispatch(
     req: &Request,
 ) -> Result<Dispatch, DispatchError> {
     let settings = Settings::of(req)?;
-    let uncore = source::nehalem_uncore(lib, core).ok_or_else(|| {
-        err(
-            K::NotSupported,
-            format!("no uncore PMU is known beside {}", core.name()),
-        )
-    })?;
+    let uncore = source::nehalem_uncore(lib, core);
     let cx = Ctx {
         lib,
         core,
@@ -224,6 +246,7 @@ pub(super) fn dispatch(
         .map(|er| prepare(&cx, er))
         .collect::<Result<Vec<_>, _>>()?;
     check_totals(&placed, &cx.settings.pebs)?;
+    check_offcore(&cx, &placed)?;
     let slots = assign(&placed)?;
     let (pmcs, pmds) = program(&placed, &slots, &cx.settings)?;
     let assignments = placed
@@ -245,17 +268,16 @@ pub(super) fn dispatch(
     })
 }
 
-/// Checks, encodes and settles one event: its register value and the
-/// counters it may use.
+/// Checks, encodes and settles one event: its register value, the
+/// counters it may use, and the fully-qualified string of what is programmed.
 fn prepare(cx: &Ctx<'_>, er: &EventRequest) -> Result<Placed, DispatchError> {
     let (side, plm) = check_event(cx, er)?;
-    let uncore = side == Side::Uncore;
-    let pmu = if uncore { cx.uncore } else { cx.core };
-    // Levels 1-3 count as user, as the PERFEVTSEL USR bit does.
-    let enc_plm = Plm::from_bits(
-        if plm & PLM0 != 0 { 0x1 } else { 0 } | if plm & PLM123 != 0 { 0x8 } else { 0 },
-    )
-    .unwrap_or(Plm::DEFAULT);
+    let (uncore, pmu) = match (side, cx.uncore) {
+        (Side::Uncore, Some(u)) => (true, u),
+        _ => (false, cx.core),
+    };
+    // Core counters filter level 0 (OS) and level 3 (USR); 1 and 2 are refused.
+    let enc_plm = Plm::from_bits(plm & (PLM0 | PLM3)).unwrap_or(Plm::DEFAULT);
     let enc = source::encode_event(cx.lib, pmu, &er.event, enc_plm).map_err(|e| match e {
         SourceError::Library(e) => from_encode(e, &er.event),
         SourceError::OtherPmu(other) => err(
@@ -279,6 +301,9 @@ fn prepare(cx: &Ctx<'_>, er: &EventRequest) -> Result<Placed, DispatchError> {
             ),
         ));
     }
+    let ldlat = enc.uses_ldlat_umask && !uncore;
+    let fstr = qualified(cx, er, &enc, &sel, ldlat)?;
+    let offcore = if uncore { None } else { offcore(er, &enc)? };
     let candidates = candidates(&enc, uncore, sel.modified, pebs);
     if candidates.is_empty() {
         return Err(err(
@@ -288,15 +313,115 @@ fn prepare(cx: &Ctx<'_>, er: &EventRequest) -> Result<Placed, DispatchError> {
     }
     Ok(Placed {
         event: er.event.clone(),
-        fstr: enc.fstr,
+        fstr,
         uncore,
         sel: sel.value,
         plm,
         anythr: er.flags.contains(&EventFlag::Anythr),
         pebs,
-        ldlat: enc.uses_ldlat_umask,
+        ldlat,
+        offcore,
         candidates,
     })
+}
+
+/// The fully-qualified string of an event as programmed: the encoder's,
+/// with the request's counter mask and flags in its modifiers and the
+/// load-latency threshold of `PEBS_LD_LAT_THRESHOLD` (none when that
+/// register is not programmed). A threshold the string gives must be the
+/// one programmed.
+fn qualified(
+    cx: &Ctx<'_>,
+    er: &EventRequest,
+    enc: &EncodedEvent,
+    sel: &Sel,
+    ldlat: bool,
+) -> Result<String, DispatchError> {
+    let pebs = &cx.settings.pebs;
+    let threshold = (ldlat && pebs.used && pebs.ld_lat_thres != 0).then_some(pebs.ld_lat_thres);
+    if let Some(given) = enc.ldlat_given {
+        if threshold.map(u64::from) != Some(given) {
+            return Err(err(
+                K::FeatureCombination,
+                format!(
+                    "event {:?}: its string sets ldlat={given} but the programmed threshold is {}: give the threshold in nhm.pebs.ld_lat_thres (with pebs.used)",
+                    er.event,
+                    threshold.map_or_else(|| "none".to_string(), |t| t.to_string())
+                ),
+            ));
+        }
+    }
+    let mods: Vec<(&str, Option<u64>)> = if sel.uncore {
+        let u = UncPerfEvtSel(sel.value);
+        vec![
+            ("e", Some(u.edge())),
+            ("i", Some(u.inv())),
+            ("c", Some(u.cmask())),
+            ("o", Some(u.occ_rst())),
+        ]
+    } else {
+        let c = PerfEvtSel(sel.value);
+        vec![
+            ("e", Some(c.edge())),
+            ("i", Some(c.inv())),
+            ("c", Some(c.cmask())),
+            ("t", Some(c.any_thread())),
+            ("ldlat", threshold.map(u64::from)),
+        ]
+    };
+    Ok(with_modifiers(&enc.fstr, &mods))
+}
+
+/// `fstr` (`pmu::EVENT[:UMASK...][:name=value...]`) with the value of each
+/// modifier of `mods` replaced (`None`: the modifier left out); a modifier
+/// the string lacks is appended when its value is not 0.
+fn with_modifiers(fstr: &str, mods: &[(&str, Option<u64>)]) -> String {
+    let (prefix, rest) = fstr.split_once("::").unwrap_or(("", fstr));
+    let mut seen = vec![false; mods.len()];
+    let mut parts: Vec<String> = Vec::new();
+    for part in rest.split(':') {
+        let known = part
+            .split_once('=')
+            .and_then(|(name, _)| mods.iter().position(|(m, _)| *m == name));
+        match known {
+            Some(k) => {
+                seen[k] = true;
+                if let (name, Some(v)) = mods[k] {
+                    parts.push(format!("{name}={v}"));
+                }
+            }
+            None => parts.push(part.to_string()),
+        }
+    }
+    for (&(name, value), seen) in mods.iter().zip(seen) {
+        match value {
+            Some(v) if !seen && v != 0 => parts.push(format!("{name}={v}")),
+            _ => {}
+        }
+    }
+    format!("{prefix}::{}", parts.join(":"))
+}
+
+/// The `OFFCORE_RSP` register an offcore-response event programs, and its
+/// value (the request and response masks of its unit masks).
+fn offcore(er: &EventRequest, enc: &EncodedEvent) -> Result<Option<(u32, u64)>, DispatchError> {
+    let Some(value) = enc.offcore else {
+        return Ok(None);
+    };
+    let select = PerfEvtSel(enc.code).event_select();
+    OFFCORE_SELECTS
+        .iter()
+        .find(|&&(s, _)| s == select)
+        .map(|&(_, msr)| Some((msr, value)))
+        .ok_or_else(|| {
+            err(
+                K::Invalid,
+                format!(
+                    "event {:?}: no offcore-response register is known for event select {select:#x}",
+                    er.event
+                ),
+            )
+        })
 }
 
 /// The request fields of one event: which PMU, its privilege levels, and
@@ -304,11 +429,14 @@ fn prepare(cx: &Ctx<'_>, er: &EventRequest) -> Result<Placed, DispatchError> {
 fn check_event(cx: &Ctx<'_>, er: &EventRequest) -> Result<(Side, u32), DispatchError> {
     let invalid = |what: String| err(K::Invalid, format!("event {:?}{what}", er.event));
     let side = source::nehalem_side(&er.event, cx.core, cx.uncore).ok_or_else(|| {
-        invalid(format!(
-            " is not a {} or {} event",
-            cx.core.name(),
-            cx.uncore.name()
-        ))
+        invalid(match cx.uncore {
+            Some(u) => format!(" is not a {} or {} event", cx.core.name(), u.name()),
+            None => format!(
+                " is not a {} event ({} has no uncore PMU that dispatch programs)",
+                cx.core.name(),
+                cx.core.info().desc
+            ),
+        })
     })?;
     let uncore = side == Side::Uncore;
     let plm = match &er.plm {
@@ -322,9 +450,13 @@ fn check_event(cx: &Ctx<'_>, er: &EventRequest) -> Result<(Side, u32), DispatchE
                 format!("uncore event {:?}: the uncore counts every privilege level, so its plm must be exactly kernel and user (\"uk\")", er.event),
             ));
         }
+    } else if plm & PLM12 != 0 {
+        return Err(invalid(
+            ": the core counters distinguish only level 0 (k) and the other levels together (u, the USR bit): PLM1 and PLM2 are refused, as for the LBR".into(),
+        ));
     } else if plm & PLM_H != 0 || plm == 0 {
         return Err(invalid(
-            ": Nehalem core counters filter levels 0 (k) and 1-3 (u) only".into(),
+            ": Nehalem core counters filter levels 0 (k) and 3 (u) only".into(),
         ));
     }
     if er.cnt_mask > 255 {
@@ -375,6 +507,8 @@ struct Sel {
     /// Uses inv, edge, a counter mask or occ_rst (no fixed counter then).
     modified: bool,
     any_thread: bool,
+    /// An `UNC_PERFEVTSEL` value (else `PERFEVTSEL`).
+    uncore: bool,
 }
 
 /// The counter mask of a request, refused when the string set another.
@@ -414,6 +548,7 @@ fn core_sel(enc: &EncodedEvent, er: &EventRequest) -> Result<Sel, DispatchError>
         value: c.0,
         modified: c.inv() != 0 || c.edge() != 0 || c.cmask() != 0,
         any_thread: c.any_thread() != 0,
+        uncore: false,
     })
 }
 
@@ -437,6 +572,7 @@ fn uncore_sel(enc: &EncodedEvent, er: &EventRequest) -> Result<Sel, DispatchErro
         value: u.0,
         modified: u.inv() != 0 || u.edge() != 0 || u.cmask() != 0 || u.occ_rst() != 0,
         any_thread: false,
+        uncore: true,
     })
 }
 
@@ -498,6 +634,37 @@ fn check_totals(placed: &[Placed], pebs: &PebsParams) -> Result<(), DispatchErro
     Ok(())
 }
 
+/// Offcore-response events share their `OFFCORE_RSP` register: two that
+/// need different values in one register cannot be counted together.
+fn check_offcore(cx: &Ctx<'_>, placed: &[Placed]) -> Result<(), DispatchError> {
+    for (k, p) in placed.iter().enumerate() {
+        let Some((msr, value)) = p.offcore else {
+            continue;
+        };
+        let clash = placed[..k].iter().find_map(|q| {
+            q.offcore
+                .filter(|&(m, v)| m == msr && v != value)
+                .map(|(_, v)| (q, v))
+        });
+        if let Some((q, other)) = clash {
+            let reg = OFFCORE_RSP.at(msr);
+            let hint = if msr == 0 && cx.core.event("OFFCORE_RESPONSE_1").is_some() {
+                " (OFFCORE_RESPONSE_1 has its own register, OFFCORE_RSP_1)"
+            } else {
+                ""
+            };
+            return Err(err(
+                K::FeatureCombination,
+                format!(
+                    "events {:?} and {:?} both need {} ({:#x}) with different request/response masks ({other:#x}, {value:#x}): it holds one, so count them in separate runs{hint}",
+                    q.event, p.event, reg.name, reg.addr
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One counter per event: the core and the uncore events are placed
 /// separately (they share no counter).
 fn assign(placed: &[Placed]) -> Result<Vec<Ctr>, DispatchError> {
@@ -509,10 +676,14 @@ fn assign(placed: &[Placed]) -> Result<Vec<Ctr>, DispatchError> {
             .collect();
         let cands: Vec<&[Ctr]> = idx.iter().map(|&i| &placed[i].candidates[..]).collect();
         let Some(found) = place(&cands) else {
-            let names: Vec<_> = placed.iter().map(|p| p.event.as_str()).collect();
+            let names: Vec<_> = idx.iter().map(|&i| placed[i].event.as_str()).collect();
             return Err(err(
                 K::NoAssign,
-                format!("the events cannot all be placed on counters (each has its counter constraints): {}", names.join(", ")),
+                format!(
+                    "the {} events cannot all be placed on counters (each has its counter constraints): {}",
+                    if uncore { "uncore" } else { "core" },
+                    names.join(", ")
+                ),
             ));
         };
         for (&i, c) in idx.iter().zip(found) {
@@ -523,32 +694,69 @@ fn assign(placed: &[Placed]) -> Result<Vec<Ctr>, DispatchError> {
 }
 
 /// Places every event on a distinct counter of its candidates: most
-/// constrained first, candidates in order; backtracks when needed.
+/// constrained first, each on its first candidate that still leaves a
+/// counter for every later event (checked by bipartite matching). This is
+/// the assignment a backtracking search in that order finds first, in
+/// polynomial time: a request that cannot be placed fails at once.
 fn place(cands: &[&[Ctr]]) -> Option<Vec<Ctr>> {
-    fn go(k: usize, order: &[usize], cands: &[&[Ctr]], slots: &mut [Option<Ctr>]) -> bool {
-        let Some(&i) = order.get(k) else {
-            return true;
-        };
-        for &c in cands[i] {
-            if slots.contains(&Some(c)) {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by_key(|&i| cands[i].len());
+    let mut taken: Vec<Ctr> = Vec::with_capacity(cands.len());
+    if !matchable(cands, &order, &taken) {
+        return None;
+    }
+    let mut slots = vec![None; cands.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let rest = &order[k + 1..];
+        let c = cands[i].iter().copied().find(|&c| {
+            if taken.contains(&c) {
+                return false;
+            }
+            taken.push(c);
+            let ok = matchable(cands, rest, &taken);
+            taken.pop();
+            ok
+        })?;
+        taken.push(c);
+        slots[i] = Some(c);
+    }
+    slots.into_iter().collect()
+}
+
+/// Whether the events `rest` can each get a distinct counter among their
+/// candidates, none of them `taken` (Kuhn's augmenting paths).
+fn matchable(cands: &[&[Ctr]], rest: &[usize], taken: &[Ctr]) -> bool {
+    /// Finds a counter for `rest[k]`, moving earlier events when needed.
+    fn augment(
+        k: usize,
+        rest: &[usize],
+        cands: &[&[Ctr]],
+        taken: &[Ctr],
+        owner: &mut Vec<(Ctr, usize)>,
+        seen: &mut Vec<Ctr>,
+    ) -> bool {
+        for &c in cands[rest[k]] {
+            if taken.contains(&c) || seen.contains(&c) {
                 continue;
             }
-            slots[i] = Some(c);
-            if go(k + 1, order, cands, slots) {
-                return true;
+            seen.push(c);
+            match owner.iter().position(|&(o, _)| o == c) {
+                None => {
+                    owner.push((c, k));
+                    return true;
+                }
+                Some(p) => {
+                    if augment(owner[p].1, rest, cands, taken, owner, seen) {
+                        owner[p].1 = k;
+                        return true;
+                    }
+                }
             }
-            slots[i] = None;
         }
         false
     }
-    let mut order: Vec<usize> = (0..cands.len()).collect();
-    order.sort_by_key(|&i| cands[i].len());
-    let mut slots = vec![None; cands.len()];
-    if go(0, &order, cands, &mut slots) {
-        slots.into_iter().collect()
-    } else {
-        None
-    }
+    let mut owner = Vec::with_capacity(rest.len());
+    (0..rest.len()).all(|k| augment(k, rest, cands, taken, &mut owner, &mut Vec::new()))
 }
 
 /// The registers being programmed.
@@ -559,6 +767,7 @@ struct Registers {
     fixed_ctrl: FixedCtrCtrl,
     global: PerfGlobalCtrl,
     pebs_enable: PebsEnable,
+    offcore: [Option<u64>; 2],
     unc_fixed_ctrl: UncFixedCtrCtrl,
     unc_global: UncPerfGlobalCtrl,
 }
@@ -586,6 +795,11 @@ fn program(
 
 /// One counter's event select and its enable bits.
 fn program_counter(r: &mut Registers, ctr: Ctr, p: &Placed, ld_lat: bool) {
+    if let Some((msr, value)) = p.offcore {
+        if let Some(slot) = r.offcore.get_mut(msr as usize) {
+            *slot = Some(value);
+        }
+    }
     match ctr {
         Ctr::Gen(k) => {
             r.pmcs.push(PERFEVTSEL.value(k, p.sel));
@@ -601,7 +815,7 @@ fn program_counter(r: &mut Registers, ctr: Ctr, p: &Placed, ld_lat: bool) {
         Ctr::Fixed(j) => {
             let mut f = FixedCtrCtrl::default();
             f.set_os0(u64::from(p.plm & PLM0 != 0));
-            f.set_usr0(u64::from(p.plm & PLM123 != 0));
+            f.set_usr0(u64::from(p.plm & PLM3 != 0));
             f.set_any0(u64::from(p.anythr));
             f.set_pmi0(1);
             r.fixed_ctrl.0 |= f.for_counter(j).0;
@@ -619,8 +833,14 @@ fn program_counter(r: &mut Registers, ctr: Ctr, p: &Placed, ld_lat: bool) {
     }
 }
 
-/// The control registers that have something set (PEBS ones when asked).
+/// The offcore-response registers in use, then the control registers
+/// that have something set (PEBS ones when asked).
 fn program_controls(r: &mut Registers, pebs: &PebsParams) {
+    for (k, v) in r.offcore.iter().enumerate() {
+        if let Some(v) = v {
+            r.pmcs.push(OFFCORE_RSP.value(k as u32, *v));
+        }
+    }
     let mut push = |msr: &Msr, value: u64, wanted: bool| {
         if wanted {
             r.pmcs.push(msr.value(0, value));
@@ -676,4 +896,82 @@ fn program_lbr(r: &mut Registers, lbr: &LbrParams, dfl_plm: u32) -> Result<(), D
     r.pmds.extend((0..LBR_DEPTH).map(|i| LBR_FROM_IP.at(i)));
     r.pmds.extend((0..LBR_DEPTH).map(|i| LBR_TO_IP.at(i)));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The backtracking search `place` replaces: most constrained first,
+    /// candidates in order, the first complete assignment found.
+    fn backtrack(cands: &[&[Ctr]]) -> Option<Vec<Ctr>> {
+        fn go(k: usize, order: &[usize], cands: &[&[Ctr]], slots: &mut [Option<Ctr>]) -> bool {
+            let Some(&i) = order.get(k) else {
+                return true;
+            };
+            for &c in cands[i] {
+                if slots.contains(&Some(c)) {
+                    continue;
+                }
+                slots[i] = Some(c);
+                if go(k + 1, order, cands, slots) {
+                    return true;
+                }
+                slots[i] = None;
+            }
+            false
+        }
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_by_key(|&i| cands[i].len());
+        let mut slots = vec![None; cands.len()];
+        go(0, &order, cands, &mut slots).then(|| slots.into_iter().flatten().collect())
+    }
+
+    #[test]
+    fn placement_is_the_backtracking_search_s_first_answer() {
+        let all: Vec<Ctr> = (0..NUM_FIXED)
+            .map(Ctr::Fixed)
+            .chain((0..NUM_GEN).map(Ctr::Gen))
+            .collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let n = (next() % 8) as usize + 1;
+            let sets: Vec<Vec<Ctr>> = (0..n)
+                .map(|_| {
+                    let mask = next();
+                    all.iter()
+                        .enumerate()
+                        .filter(|(j, _)| mask >> j & 1 != 0)
+                        .map(|(_, &c)| c)
+                        .collect()
+                })
+                .collect();
+            let cands: Vec<&[Ctr]> = sets.iter().map(Vec::as_slice).collect();
+            assert_eq!(place(&cands), backtrack(&cands), "{cands:?}");
+        }
+    }
+
+    #[test]
+    fn modifiers_are_rewritten_or_appended() {
+        let mods = [
+            ("e", Some(1)),
+            ("c", Some(2)),
+            ("ldlat", None),
+            ("o", Some(0)),
+        ];
+        assert_eq!(
+            with_modifiers("nhm::EV:UM:k=1:e=0:c=0:ldlat=3", &mods),
+            "nhm::EV:UM:k=1:e=1:c=2"
+        );
+        assert_eq!(
+            with_modifiers("nhm::EV:0x12", &mods),
+            "nhm::EV:0x12:e=1:c=2"
+        );
+    }
 }

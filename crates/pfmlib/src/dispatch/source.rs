@@ -9,7 +9,7 @@ use crate::ia64::{qual, Ia64Ear, Ia64Group, Ia64Model};
 use crate::library::{Library, Pmu};
 use crate::model::{Os, Plm};
 use crate::pmu::ia64::{counter_pmc, event_flag, facts, model, CounterSetup};
-use crate::pmu::intel_x86::{ev_flag, um_flag, umask_cntmsk};
+use crate::pmu::intel_x86::{ev_flag, modifier_id, um_flag, umask_cntmsk};
 use crate::pmu::{engine, DISPATCH_IA64, DISPATCH_NEHALEM};
 use crate::tables::EventDesc;
 
@@ -47,15 +47,16 @@ pub(super) enum Side {
 }
 
 /// The side an event string names by its `pmu::` prefix (none: the core),
-/// or `None` when the prefix names neither PMU.
-pub(super) fn nehalem_side(event: &str, core: Pmu<'_>, uncore: Pmu<'_>) -> Option<Side> {
+/// or `None` when the prefix names neither PMU (a core PMU without an
+/// uncore has only the core side).
+pub(super) fn nehalem_side(event: &str, core: Pmu<'_>, uncore: Option<Pmu<'_>>) -> Option<Side> {
     let Some((prefix, _)) = event.split_once("::") else {
         return Some(Side::Core);
     };
     let prefix = prefix.to_ascii_lowercase();
     if prefix == core.name() {
         Some(Side::Core)
-    } else if prefix == uncore.name() {
+    } else if uncore.is_some_and(|u| prefix == u.name()) {
         Some(Side::Uncore)
     } else {
         None
@@ -97,9 +98,13 @@ fn parse_for(lib: &Library, pmu: Pmu<'_>, event: &str, plm: Plm) -> Result<Desc,
 pub(super) struct EncodedEvent {
     /// Fully-qualified string, `pmu::EVENT:...`.
     pub fstr: String,
-    /// The event-select register value (`PERFEVTSEL` / `UNC_PERFEVTSEL`); a
-    /// second code (offcore response, load latency) is not dispatched.
+    /// The event-select register value (`PERFEVTSEL` / `UNC_PERFEVTSEL`).
     pub code: u64,
+    /// An offcore-response event: the request/response value of its
+    /// `MSR_OFFCORE_RSP_x` (the encoder's second code).
+    pub offcore: Option<u64>,
+    /// The load latency the string gave with `ldlat=` (none: not given).
+    pub ldlat_given: Option<u64>,
     /// PEBS-capable with the unit masks given.
     pub pebs: bool,
     /// Uses the load-latency unit mask.
@@ -127,11 +132,19 @@ pub(super) fn encode_event(
         .ok_or_else(|| SourceError::Table(format!("{event}: the engine gave no code")))?;
     let ev = d.event;
     let umask_flags: Vec<u32> = d.umask_attrs().map(|i| d.umask(i).flags()).collect();
+    let uses_ldlat_umask = umask_flags.iter().any(|f| f & um_flag::LDLAT != 0);
+    let second = codes.get(1).copied();
+    let ldlat_named = d
+        .attrs
+        .iter()
+        .any(|a| a.what == AttrRef::Mod(modifier_id::LDLAT as u8));
     Ok(EncodedEvent {
         fstr: format!("{}::{}", d.pmu.name(), d.fstr.as_str()),
         code,
+        offcore: second.filter(|_| ev.flags() & ev_flag::OFFCORE != 0),
+        ldlat_given: second.filter(|_| uses_ldlat_umask && ldlat_named),
         pebs: ev.flags() & ev_flag::PEBS != 0 && umask_flags.iter().all(|f| f & um_flag::PEBS != 0),
-        uses_ldlat_umask: umask_flags.iter().any(|f| f & um_flag::LDLAT != 0),
+        uses_ldlat_umask,
         counters: d
             .umask_attrs()
             .filter_map(|i| umask_cntmsk(d.umask(i)))

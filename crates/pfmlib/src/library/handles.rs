@@ -114,16 +114,26 @@ impl<'a> Pmu<'a> {
             .map(|ev| Event::new(self, ev))
     }
 
-    /// The event at table position `local`, if it is available here (the
-    /// position is the low bits of an event's opaque index).
+    /// The event available here whose libpfm4 index on this host is
+    /// `local` (the low bits of its opaque index): the one at that table
+    /// position, except for PMUs libpfm4 numbers among the events there
+    /// alone (the architectural and RAPL PMUs).
     pub fn event_at(self, local: usize) -> Option<Event<'a>> {
         if local >= self.desc.nevents() {
             return None;
         }
+        let (ctx, e) = (self.lib.ctx(), engine(self.desc));
+        let there = |ev: &EventDesc| e.event_available(ctx, self.desc, *ev);
+        let at = |ev: &EventDesc| e.event_index(ctx, self.desc, *ev) == local;
         let ev = self.desc.event(local);
-        engine(self.desc)
-            .event_available(self.lib.ctx(), self.desc, ev)
-            .then(|| Event::new(self, ev))
+        if there(&ev) && at(&ev) {
+            return Some(Event::new(self, ev));
+        }
+        self.desc
+            .events()
+            .filter(there)
+            .find(at)
+            .map(|ev| Event::new(self, ev))
     }
 
     /// Is this the architecture's default PMU (libpfm4's `is_dfl` flag: the
@@ -170,10 +180,7 @@ impl<'a> Event<'a> {
             equiv: self.desc.equiv(),
             code: self.desc.code(),
             pmu: p.name(),
-            idx: event_index(
-                p.id(),
-                engine(p).event_index(self.pmu.lib.ctx(), p, self.desc),
-            ),
+            idx: self.idx(),
             nattrs: attrs::count(self.pmu.lib.ctx(), p, self.desc, os),
             is_precise: flags.precise,
             speculation: flags.spec,
@@ -266,7 +273,11 @@ impl<'a> Event<'a> {
     /// The opaque libpfm4 index (`pmu id << 21 | position`), without
     /// computing the rest of [`Event::info`].
     pub fn idx(&self) -> u32 {
-        event_index(self.pmu.desc.id(), self.desc.index())
+        let p = self.pmu.desc;
+        event_index(
+            p.id(),
+            engine(p).event_index(self.pmu.lib.ctx(), p, self.desc),
+        )
     }
 
     /// The next event of the same PMU available here, in table order

@@ -234,6 +234,18 @@ impl Engine for IntelX86 {
         }
     }
 
+    /// The architectural PMU: the position among the events leaf 0xA
+    /// leaves available (libpfm4 builds its table of those alone).
+    fn event_index(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
+        if !is_arch(pmu) {
+            return ev.index();
+        }
+        pmu.events()
+            .take_while(|e| e.index() < ev.index())
+            .filter(|&e| self.event_available(ctx, pmu, e))
+            .count()
+    }
+
     fn counters(&self, ctx: &Ctx, pmu: PmuDesc) -> (u32, u32) {
         if !is_arch(pmu) {
             return (pmu.num_cntrs(), pmu.num_fixed());
