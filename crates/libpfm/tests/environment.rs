@@ -75,6 +75,12 @@ const STRINGS: &[&str] = &[
     "RETIRED_INSTRUCTIONS",
     "perf::cycles",
     "cycles",
+    // PMUs after the usual forced ones in lookup order, core and uncore.
+    "skx::INST_RETIRED:ANY_P",
+    "spr::INST_RETIRED:ANY_P",
+    "skx_unc_imc0::UNC_M_CLOCKTICKS",
+    "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS",
+    "amd64_rapl::RAPL_ENERGY_PKG",
 ];
 
 #[test]

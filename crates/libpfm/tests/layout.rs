@@ -403,3 +403,72 @@ fn pmu_numbers_are_libpfm4s() {
         run(&src.join("include"), "libpfm4")
     );
 }
+
+/// The i386 layouts of our headers and libpfm4's (`cc -m32`, compiled to
+/// assembly only: `tests/c/layout.c` with `LAYOUT_ASM` leaves every offset,
+/// size and constant in it, bit fields excepted). The library itself is not
+/// built or run for i386 here: this checks what a 32-bit program compiled
+/// against our headers would hand libpfm4's 32-bit ABI. Skipped where the
+/// compiler has no 32-bit C library headers (Debian: `libc6-dev-i386`),
+/// unless `PFMLIB_REQUIRE_M32=1`.
+#[test]
+fn headers_agree_with_libpfm4s_on_i386() {
+    let Some(src) = common::libpfm4_source() else {
+        return;
+    };
+    let required = std::env::var("PFMLIB_REQUIRE_M32").is_ok_and(|v| v == "1");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/layout.c");
+    let asm = |include: &std::path::Path| -> Result<Vec<String>, String> {
+        let mut cc = Command::new(common::cc());
+        cc.args([
+            "-m32",
+            "-O0",
+            "-S",
+            "-DLAYOUT_ASM",
+            "-D_GNU_SOURCE",
+            "-w",
+            "-I",
+        ])
+        .arg(include);
+        // The kernel's asm/ headers serve both word sizes; Debian installs
+        // them for the 64-bit multiarch folder only.
+        let multiarch = std::path::Path::new("/usr/include/x86_64-linux-gnu");
+        if multiarch.is_dir() {
+            cc.arg("-idirafter").arg(multiarch);
+        }
+        let out = cc
+            .arg("-o")
+            .arg("-")
+            .arg(&file)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        Ok(String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("#LAYOUT "))
+            .map(str::to_string)
+            .collect())
+    };
+    let ours = match asm(&common::include_dir()) {
+        Ok(v) => v,
+        Err(e) => {
+            assert!(!required, "cc -m32 failed (PFMLIB_REQUIRE_M32=1): {e}");
+            eprintln!("SKIPPED: cc -m32 cannot compile here (no 32-bit C library headers?): {e}");
+            return;
+        }
+    };
+    let theirs = asm(&src.join("include")).expect("libpfm4's headers with -m32");
+    assert_eq!(ours, theirs);
+    let size = |s: &str| ours.iter().find(|l| l.starts_with(&format!("{s} sizeof ")));
+    assert_eq!(
+        size("pfm_pmu_info_t").map(String::as_str),
+        Some("pfm_pmu_info_t sizeof 0 44")
+    );
+    assert!(ours.len() >= 70, "{ours:?}");
+    eprintln!(
+        "i386: {} offsets, sizes and constants identical to libpfm4's headers",
+        ours.len()
+    );
+}

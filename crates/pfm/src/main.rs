@@ -102,7 +102,7 @@ enum Cmd {
     /// Assign counters and compute every register for several events (JSON request).
     Dispatch(dispatch::Args),
     /// Count events for a command, processes or CPUs (like perf stat).
-    Stat(stat::Args),
+    Stat(Box<stat::Args>),
     /// A perfmon(4)-style counter device: setup, get, start, stop, reset, read, tstamp.
     Counters(counters::Args),
 }
@@ -289,7 +289,7 @@ fn main() -> ExitCode {
         Cmd::Info(a) => info::run(lib, a),
         Cmd::Check(a) => check::run(lib, a),
         Cmd::Dispatch(a) => dispatch::run(lib, a),
-        Cmd::Stat(a) => stat::run(lib, a),
+        Cmd::Stat(a) => stat::run(lib, *a),
         Cmd::Counters(a) => counters::run(lib, a),
     };
     match res {

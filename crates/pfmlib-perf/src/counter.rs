@@ -24,6 +24,15 @@ pub enum Target {
     Task(i32),
     /// Every task running on one CPU (system-wide counting).
     Cpu(u32),
+    /// The tasks of one cgroup while they run on one CPU (`perf stat -G`):
+    /// `fd` is an open descriptor of the cgroup's directory, which the
+    /// caller keeps open while the counter is opened.
+    Cgroup {
+        /// The cgroup directory's descriptor.
+        fd: i32,
+        /// The CPU.
+        cpu: u32,
+    },
 }
 
 /// How counters are opened.
@@ -198,6 +207,7 @@ pub struct Counter {
     owner_tid: Option<i32>,
     page: Option<UserPage>,
     user_only: bool,
+    cgroup: bool,
     tool: Option<Tool>,
     clock: ToolClock,
 }
@@ -278,6 +288,10 @@ fn resolve(target: Target, enc_cpu: Option<i32>, event: &str) -> Result<(i32, i3
             }
             (-1, cpu, TargetKind::Cpu(cpu))
         }
+        (Target::Cgroup { fd, cpu }, enc) => {
+            let (_, cpu, kind) = resolve(Target::Cpu(cpu), enc, event)?;
+            (fd, cpu, kind)
+        }
     })
 }
 
@@ -328,6 +342,7 @@ impl Counter {
         let cpu = ev.cpu;
         let (target, enc_cpu) = match leader.target() {
             Target::Cpu(c) => (Target::Cpu(c), cpu),
+            t @ Target::Cgroup { .. } => (t, cpu),
             t => {
                 let leader_cpu = (leader.cpu != -1).then_some(leader.cpu);
                 if cpu.is_some() && cpu != leader_cpu {
@@ -386,12 +401,18 @@ impl Counter {
     ) -> Result<Counter> {
         let name = ev.name.as_str();
         let (pid, cpu, kind) = resolve(target, enc_cpu, name)?;
+        let cgroup = matches!(target, Target::Cgroup { .. });
+        let flags = if cgroup {
+            pb::PERF_FLAG_PID_CGROUP as u64
+        } else {
+            0
+        };
         let mut attr = ev.attr;
         if ev.precise_max {
             attr.precise_ip = max_precise_ip();
         }
         let mut user_only = false;
-        let inherit = opts.inherit && pid != -1;
+        let inherit = opts.inherit && pid != -1 && !cgroup;
         // `:S` asks for PERF_SAMPLE_READ; it changes nothing to a count, so
         // a kernel that refuses it with inheritance (before 6.12) counts without it.
         let mut sample_read = ev.sample_read;
@@ -407,11 +428,16 @@ impl Counter {
                 Some(_) => k.set_disabled(0),
                 None => {
                     k.set_disabled(u64::from(!opts.enabled));
-                    k.set_enable_on_exec(u64::from(opts.enable_on_exec && pid != -1));
+                    k.set_enable_on_exec(u64::from(opts.enable_on_exec && pid != -1 && !cgroup));
                 }
             }
             k.set_inherit(u64::from(inherit));
-            match sys::perf_event_open(&mut k, pid, cpu, leader.map(|l| &l.file)) {
+            let group = leader.map(|l| &l.file);
+            let opened = match flags {
+                0 => sys::perf_event_open(&mut k, pid, cpu, group),
+                f => sys::perf_event_open_flags(&mut k, pid, cpu, group, f),
+            };
+            match opened {
                 Ok(f) => break f,
                 Err(libc::EINVAL) if sample_read && inherit => sample_read = false,
                 Err(errno) => {
@@ -450,7 +476,7 @@ impl Counter {
         };
         let id =
             sys::event_id(&file).map_err(|e| Error::os(format!("{name}: PERF_EVENT_IOC_ID"), e))?;
-        let own_thread = pid == 0 && cpu == -1;
+        let own_thread = pid == 0 && cpu == -1 && !cgroup;
         let owner_tid = own_thread.then(sys::gettid);
         // The fast path reads the hardware counter of this thread only:
         // never for other tasks, CPUs, or inherited counts.
@@ -471,6 +497,7 @@ impl Counter {
             owner_tid,
             page,
             user_only,
+            cgroup,
             tool: ev.tool,
             clock: ToolClock::default(),
         })
@@ -499,7 +526,12 @@ impl Counter {
 
     /// Whom the counter counts.
     pub fn target(&self) -> Target {
-        if self.pid == -1 {
+        if self.cgroup {
+            Target::Cgroup {
+                fd: self.pid,
+                cpu: self.cpu.max(0) as u32,
+            }
+        } else if self.pid == -1 {
             Target::Cpu(self.cpu.max(0) as u32)
         } else if self.pid == 0 {
             Target::CallingThread

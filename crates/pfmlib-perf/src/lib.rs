@@ -27,8 +27,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! All `unsafe` code of pfmlib's product lives in this crate's `sys` module,
-//! each block with its `SAFETY:` argument.
+//! All `unsafe` code of pfmlib's product lives in this crate's `sys` and
+//! `sys_process` modules, each block with its `SAFETY:` argument.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -37,6 +37,7 @@
 #[cfg(not(target_os = "linux"))]
 compile_error!("pfmlib-perf counts with Linux perf_events and builds on Linux only");
 
+mod cgroup;
 mod counter;
 mod device;
 mod env;
@@ -45,12 +46,16 @@ pub mod perf_syntax;
 mod process;
 mod set;
 mod sys;
+mod sys_process;
 mod tsc;
+mod workload;
 
+pub use cgroup::{Cgroup, CgroupError};
 pub use counter::{CountStatus, Counter, Group, Options, ReadPath, Reading, Target};
 pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup, MAX_NPMC};
 pub use env::{explain_open_error, hardware_pmu, Environment, OpenContext, TargetKind};
 pub use error::{Error, Result};
-pub use process::{interrupt_process, wait_child, ChildExit, Interrupt};
+pub use process::{interrupt_process, terminate_process, wait_child, ChildExit, Interrupt};
 pub use set::{CounterSet, Scope};
 pub use tsc::{tsc_rate, tstamp, RateSource, Tstamp};
+pub use workload::{inherited_fd, thousands_separator, ChildWait, HeldChild, SpawnError};

@@ -85,3 +85,9 @@ pub fn interrupt_process(pid: u32) -> io::Result<()> {
     let pid = i32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
     sys::kill(pid, libc::SIGINT)
 }
+
+/// Sends SIGTERM to process `pid` (a command's time limit is up).
+pub fn terminate_process(pid: u32) -> io::Result<()> {
+    let pid = i32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+    sys::kill(pid, libc::SIGTERM)
+}

@@ -3,6 +3,7 @@
 
 #![forbid(unsafe_code)]
 
+use crate::cgroup::Cgroup;
 use crate::counter::{read_group, Counter, Options, Reading, Target};
 use crate::error::{Error, Result};
 use crate::perf_syntax;
@@ -19,14 +20,43 @@ pub enum Scope {
     Tasks(Vec<i32>),
     /// Every task on these CPUs.
     Cpus(Vec<u32>),
+    /// These threads, with a choice of inheritance (perf's `-i`) and of
+    /// the start: at their next `execve` (a held command, see
+    /// [`crate::HeldChild`]) or at [`CounterSet::enable`].
+    Threads {
+        /// The thread ids.
+        tids: Vec<i32>,
+        /// Count what they create from now on too.
+        inherit: bool,
+        /// Start at their `execve` rather than at `enable`.
+        start_at_exec: bool,
+    },
+    /// The tasks of a cgroup while they run on these CPUs (perf's `-G`).
+    Cgroup {
+        /// The cgroup.
+        cgroup: Cgroup,
+        /// The CPUs.
+        cpus: Vec<u32>,
+    },
 }
 
 impl Scope {
-    fn units(&self) -> Vec<Target> {
+    /// What each counter is opened on, in order: [`CounterSet::read_units`]
+    /// gives one reading per event for each of them.
+    pub fn units(&self) -> Vec<Target> {
         match self {
             Scope::Workload => vec![Target::CallingThread],
-            Scope::Tasks(t) => t.iter().map(|&p| Target::Task(p)).collect(),
+            Scope::Tasks(t) | Scope::Threads { tids: t, .. } => {
+                t.iter().map(|&p| Target::Task(p)).collect()
+            }
             Scope::Cpus(c) => c.iter().map(|&c| Target::Cpu(c)).collect(),
+            Scope::Cgroup { cgroup, cpus } => cpus
+                .iter()
+                .map(|&cpu| Target::Cgroup {
+                    fd: cgroup.fd(),
+                    cpu,
+                })
+                .collect(),
         }
     }
 }
@@ -37,6 +67,7 @@ impl Scope {
 struct OpenGroup {
     counters: Vec<Counter>,
     events: Vec<usize>,
+    unit: usize,
 }
 
 /// Events (in groups) opened on every thread or CPU of a [`Scope`].
@@ -52,25 +83,38 @@ pub struct CounterSet {
     user_only: Vec<bool>,
     groups: Vec<OpenGroup>,
     workload: bool,
+    units: usize,
 }
 
 impl CounterSet {
     /// Opens `groups` of event strings (a group of one is an ordinary
     /// event) for `scope`. For [`Scope::Workload`] the counters inherit and
     /// start at exec whatever `opts` says; for the other scopes they start
-    /// disabled: call [`CounterSet::enable`].
+    /// disabled: call [`CounterSet::enable`]. [`Scope::Threads`] follows
+    /// its own `inherit` and `start_at_exec`.
     pub fn open(
         lib: &Library,
         groups: &[Vec<String>],
         scope: &Scope,
         opts: &Options,
     ) -> CounterSet {
-        let workload = *scope == Scope::Workload;
-        let opts = match scope {
-            Scope::Workload => opts.inherit(true).enable_on_exec(true).enabled(false),
-            Scope::Tasks(_) => opts.inherit(true).enable_on_exec(false).enabled(false),
-            Scope::Cpus(_) => opts.inherit(false).enable_on_exec(false).enabled(false),
+        let (workload, opts) = match scope {
+            Scope::Workload => (true, opts.inherit(true).enable_on_exec(true)),
+            Scope::Tasks(_) => (false, opts.inherit(true).enable_on_exec(false)),
+            Scope::Cpus(_) | Scope::Cgroup { .. } => {
+                (false, opts.inherit(false).enable_on_exec(false))
+            }
+            Scope::Threads {
+                inherit,
+                start_at_exec,
+                ..
+            } => (
+                *start_at_exec,
+                opts.inherit(*inherit).enable_on_exec(*start_at_exec),
+            ),
         };
+        let opts = opts.enabled(false);
+        let units = scope.units();
         let names: Vec<String> = groups.iter().flatten().cloned().collect();
         let n = names.len();
         let mut set = CounterSet {
@@ -80,8 +124,9 @@ impl CounterSet {
             user_only: vec![false; n],
             groups: Vec::new(),
             workload,
+            units: units.len(),
         };
-        for (u, unit) in scope.units().into_iter().enumerate() {
+        for (u, &unit) in units.iter().enumerate() {
             let mut first = 0;
             for g in groups {
                 // A tool event (duration_time) is one value, not one per thread or CPU.
@@ -89,7 +134,7 @@ impl CounterSet {
                     .filter(|&i| u == 0 || !perf_syntax::is_tool(&set.names[i]))
                     .collect();
                 first += g.len();
-                set.open_group(lib, &idx, unit, &opts);
+                set.open_group(lib, &idx, (u, unit), &opts);
             }
         }
         for i in 0..n {
@@ -105,10 +150,17 @@ impl CounterSet {
         set
     }
 
-    fn open_group(&mut self, lib: &Library, idx: &[usize], unit: Target, opts: &Options) {
+    fn open_group(
+        &mut self,
+        lib: &Library,
+        idx: &[usize],
+        (unit_no, unit): (usize, Target),
+        opts: &Options,
+    ) {
         let mut og = OpenGroup {
             counters: Vec::new(),
             events: Vec::new(),
+            unit: unit_no,
         };
         let grouped = idx.len() > 1;
         for &i in idx {
@@ -191,13 +243,31 @@ impl CounterSet {
     /// perf does); `None` for events that did not open.
     pub fn read(&self) -> Result<Vec<Option<Reading>>> {
         let mut out: Vec<Option<Reading>> = vec![None; self.names.len()];
+        for unit in self.read_units()? {
+            for (o, r) in out.iter_mut().zip(unit) {
+                if let Some(r) = r {
+                    o.get_or_insert_with(Reading::default).accumulate(&r);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One reading per event for each unit of the scope ([`Scope::units`]:
+    /// each thread or CPU), not aggregated; `None` where the event did not
+    /// open on that unit.
+    pub fn read_units(&self) -> Result<Vec<Vec<Option<Reading>>>> {
+        let mut out: Vec<Vec<Option<Reading>>> = vec![vec![None; self.names.len()]; self.units];
         for g in &self.groups {
             let readings = match g.counters.as_slice() {
                 [one] => vec![one.read()?],
                 many => read_group(many)?,
             };
+            let Some(unit) = out.get_mut(g.unit) else {
+                continue;
+            };
             for (r, &i) in readings.iter().zip(&g.events) {
-                out[i].get_or_insert_with(Reading::default).accumulate(r);
+                unit[i].get_or_insert_with(Reading::default).accumulate(r);
             }
         }
         Ok(out)

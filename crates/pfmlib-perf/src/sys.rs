@@ -33,19 +33,34 @@ pub(crate) fn perf_event_open(
     cpu: i32,
     group: Option<&File>,
 ) -> Result<File, i32> {
+    perf_event_open_flags(attr, pid, cpu, group, 0)
+}
+
+/// `perf_event_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC | flags)`
+/// (`PERF_FLAG_PID_CGROUP`: `pid` is then a cgroup directory's descriptor).
+///
+/// Returns the new descriptor as a `File` (reads go through `Read`), or the errno.
+pub(crate) fn perf_event_open_flags(
+    attr: &mut KernelAttr,
+    pid: i32,
+    cpu: i32,
+    group: Option<&File>,
+    flags: u64,
+) -> Result<File, i32> {
     attr.size = std::mem::size_of::<KernelAttr>() as u32;
     let group_fd = group.map_or(-1, |g| g.as_raw_fd());
     // SAFETY: `attr` is an exclusively borrowed, fully initialised
     // perf_event_attr whose `size` field is its true size; the kernel reads at
     // most that many bytes and writes back only `size` (on E2BIG). `group_fd`
-    // is -1 or a descriptor kept open by the borrowed `File`.
+    // is -1 or a descriptor kept open by the borrowed `File`; with
+    // PERF_FLAG_PID_CGROUP, `pid` is a descriptor the caller keeps open.
     let fd = unsafe {
         pes::perf_event_open(
             attr,
             pid,
             cpu,
             group_fd,
-            pb::PERF_FLAG_FD_CLOEXEC as libc::c_ulong,
+            (pb::PERF_FLAG_FD_CLOEXEC as u64 | flags) as libc::c_ulong,
         )
     };
     if fd < 0 {
@@ -373,7 +388,7 @@ pub(crate) struct Reaped {
     pub sys: Duration,
 }
 
-fn timeval(tv: libc::timeval) -> Duration {
+pub(crate) fn timeval(tv: libc::timeval) -> Duration {
     Duration::from_secs(tv.tv_sec.max(0) as u64) + Duration::from_micros(tv.tv_usec.max(0) as u64)
 }
 

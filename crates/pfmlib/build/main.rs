@@ -31,6 +31,9 @@ use std::path::{Path, PathBuf};
 struct PmuOut {
     id: u32,
     name: String,
+    /// Places in libpfm4's lookup orders: x86 and others, 32-bit Arm,
+    /// arm64 (see [`Gen::new`]).
+    rank: [usize; 3],
     rec: Vec<u8>,
 }
 
@@ -380,6 +383,7 @@ impl Gen {
         self.pmus.push(PmuOut {
             id,
             name: p.name.clone(),
+            rank: [rank, rank_arm, rank_arm64],
             rec: r.0,
         });
         Ok(())
@@ -407,13 +411,27 @@ impl Gen {
         for p in &self.pmus {
             self.blob.pmus.extend_from_slice(&p.rec);
         }
+        // The PMUs (by position) in each lookup order, so that no library
+        // sorts them at run time.
+        let order = |k: usize| {
+            let mut order: Vec<usize> = (0..self.pmus.len()).collect();
+            order.sort_by_key(|&i| (self.pmus[i].rank[k], self.pmus[i].id));
+            let order: Vec<String> = order.iter().map(usize::to_string).collect();
+            order.join(", ")
+        };
         Ok(format!(
             "pub(crate) const NUM_PMUS: usize = {};\n\
              pub(crate) const PMU_NAME_INDEX: usize = {at};\n\
              pub(crate) const PMU_NAME_SLOTS: usize = {slots};\n\
-             pub(crate) const EVENT_INDEX_SHIFT: u32 = {};\n",
+             pub(crate) const EVENT_INDEX_SHIFT: u32 = {};\n\
+             pub(crate) const PMU_LOOKUP_ORDER: [u16; NUM_PMUS] = [{}];\n\
+             pub(crate) const PMU_LOOKUP_ORDER_ARM: [u16; NUM_PMUS] = [{}];\n\
+             pub(crate) const PMU_LOOKUP_ORDER_ARM64: [u16; NUM_PMUS] = [{}];\n",
             self.pmus.len(),
-            self.shift
+            self.shift,
+            order(0),
+            order(1),
+            order(2)
         ))
     }
 }

@@ -496,7 +496,15 @@ fn capi_rows(opts: &Opts, target: &Path) -> Result<(Vec<Row>, String), String> {
             .collect();
         median(&mut v)
     };
-    let names = pmus.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+    // Every PMU both libraries list events for: named when they are few.
+    let names = if pmus.len() <= 12 {
+        pmus.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+    } else {
+        format!(
+            "{} PMUs (every one both libraries list events for)",
+            pmus.len()
+        )
+    };
     let n_find = lookup_prefixed_len(&lib) * 2;
     let n_enc = pfm_bench::encode_umasks(&lib).len();
     let figures: [(&str, String); 5] = [

@@ -12,6 +12,18 @@
 #include <perfmon/pfmlib.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#ifdef LAYOUT_ASM
+/*
+ * For a target this machine cannot run (i386): compiled with -S only, the
+ * values land in the assembly as comment lines "#LAYOUT STRUCT FIELD OFFSET
+ * SIZE". Bit fields are left out (their word is found at run time).
+ */
+#define F(st, f) __asm__("#LAYOUT " #st " " #f " %c0 %c1" :: "i"(offsetof(st, f)), "i"(sizeof(((st *)0)->f)))
+#define S(st) __asm__("#LAYOUT " #st " sizeof 0 %c0" :: "i"(sizeof(st)))
+#define B32(st, f, off) do { } while (0)
+#define B64(st, f, off) do { } while (0)
+#define C(name) __asm__("#LAYOUT const " #name " 0 %c0" :: "i"((int)(name)))
+#else
 #define F(st, f) printf(#st " " #f " %zu %zu\n", offsetof(st, f), sizeof(((st *)0)->f))
 #define S(st) printf(#st " sizeof 0 %zu\n", sizeof(st))
 
@@ -20,6 +32,8 @@
 	memcpy(&w, (char *)&x + (off), 4); printf(#st " " #f " bits %d %u\n", (off), w); } while (0)
 #define B64(st, f, off) do { st x; uint64_t w; memset(&x, 0, sizeof(x)); x.f = ~0u; \
 	memcpy(&w, (char *)&x + (off), 8); printf(#st " " #f " bits %d %llu\n", (off), (unsigned long long)w); } while (0)
+#define C(name) printf("const " #name " 0 %d\n", (int)(name))
+#endif
 
 int main(void)
 {
@@ -70,20 +84,20 @@ int main(void)
 	B64(struct perf_event_attr, precise_ip, 40); B64(struct perf_event_attr, exclude_host, 40);
 	B64(struct perf_event_attr, exclude_guest, 40);
 
-	printf("const PFM_PMU_INFO_ABI0 0 %d\n", PFM_PMU_INFO_ABI0);
-	printf("const PFM_EVENT_INFO_ABI0 0 %d\n", PFM_EVENT_INFO_ABI0);
-	printf("const PFM_ATTR_INFO_ABI0 0 %d\n", PFM_ATTR_INFO_ABI0);
-	printf("const PFM_RAW_ENCODE_ABI0 0 %d\n", PFM_RAW_ENCODE_ABI0);
-	printf("const PFM_PERF_ENCODE_ABI0 0 %d\n", PFM_PERF_ENCODE_ABI0);
-	printf("const PFM_PMU_MAX 0 %d\n", PFM_PMU_MAX);
-	printf("const LIBPFM_VERSION 0 %d\n", LIBPFM_VERSION);
-	printf("const PFM_OS_MAX 0 %d\n", PFM_OS_MAX);
-	printf("const PERF_ATTR_SIZE_VER0 0 %d\n", PERF_ATTR_SIZE_VER0);
-	printf("const PFM_ERR_TOOSMALL 0 %d\n", PFM_ERR_TOOSMALL);
-	printf("const PFM_ERR_NOINIT 0 %d\n", PFM_ERR_NOINIT);
-	printf("const PFM_DTYPE_UINT64 0 %d\n", PFM_DTYPE_UINT64);
-	printf("const PFM_PMU_INTEL_NHM 0 %d\n", PFM_PMU_INTEL_NHM);
-	printf("const PFM_PMU_PERF_EVENT 0 %d\n", PFM_PMU_PERF_EVENT);
-	printf("const PFM_PMU_AMD64_FAM19H_ZEN3 0 %d\n", PFM_PMU_AMD64_FAM19H_ZEN3);
+	C(PFM_PMU_INFO_ABI0);
+	C(PFM_EVENT_INFO_ABI0);
+	C(PFM_ATTR_INFO_ABI0);
+	C(PFM_RAW_ENCODE_ABI0);
+	C(PFM_PERF_ENCODE_ABI0);
+	C(PFM_PMU_MAX);
+	C(LIBPFM_VERSION);
+	C(PFM_OS_MAX);
+	C(PERF_ATTR_SIZE_VER0);
+	C(PFM_ERR_TOOSMALL);
+	C(PFM_ERR_NOINIT);
+	C(PFM_DTYPE_UINT64);
+	C(PFM_PMU_INTEL_NHM);
+	C(PFM_PMU_PERF_EVENT);
+	C(PFM_PMU_AMD64_FAM19H_ZEN3);
 	return 0;
 }

@@ -1,6 +1,8 @@
 //! The arguments of `pfm stat` and their validation: which events, counted
 //! how often, printed in which format.
 
+use super::aggr::Aggr;
+use super::metricdefs::{self, MetricDef};
 use super::output::Format;
 use super::scope;
 use anyhow::bail;
@@ -52,6 +54,71 @@ pub struct Args {
     /// Say why an event is not supported.
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
+    /// Print the counts every MSEC milliseconds (deltas), then stop with the command.
+    #[arg(short = 'I', long = "interval-print", value_name = "MSEC", value_parser = clap::value_parser!(u64).range(1..))]
+    pub interval: Option<u64>,
+    /// With -I: stop printing after N intervals.
+    #[arg(long = "interval-count", value_name = "N", requires = "interval", value_parser = clap::value_parser!(u64).range(1..))]
+    pub interval_count: Option<u64>,
+    /// Count the command (or -p/-t tasks) only, not the tasks they create.
+    #[arg(short = 'i', long = "no-inherit")]
+    pub no_inherit: bool,
+    /// Count these threads (comma-separated tids) only.
+    #[arg(short = 't', long = "tid", value_name = "TIDS", conflicts_with_all = ["pid", "all_cpus", "cpu"])]
+    pub tid: Option<String>,
+    /// One line per thread (`comm-tid`) with -p or -t.
+    #[arg(long = "per-thread", conflicts_with_all = ["no_aggr", "per_core", "per_socket"])]
+    pub per_thread: bool,
+    /// One line per CPU (`CPU<n>`), system-wide only.
+    #[arg(short = 'A', long = "no-aggr", conflicts_with_all = ["per_core", "per_socket"])]
+    pub no_aggr: bool,
+    /// One line per core (`S<socket>-D<die>-C<core>` and its CPU count), system-wide only.
+    #[arg(long = "per-core", conflicts_with = "per_socket")]
+    pub per_core: bool,
+    /// One line per socket (`S<socket>` and its CPU count), system-wide only.
+    #[arg(long = "per-socket")]
+    pub per_socket: bool,
+    /// Null run: count nothing, only time the command.
+    #[arg(short = 'n', long = "null", conflicts_with_all = ["events", "detailed", "metrics"])]
+    pub null: bool,
+    /// Start counting MSEC milliseconds after the command starts (-1: never).
+    #[arg(short = 'D', long = "delay", value_name = "MSEC", allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-1..))]
+    pub delay: Option<i64>,
+    /// Stop the command (SIGTERM) and print the counts after MSEC milliseconds (at least 10).
+    #[arg(long = "timeout", value_name = "MSEC", value_parser = clap::value_parser!(u64).range(10..))]
+    pub timeout: Option<u64>,
+    /// Detailed: add the L1 data cache and last-level cache load events to the
+    /// default set (-dd: also instruction cache and TLBs; -ddd: prefetches).
+    #[arg(short = 'd', long = "detailed", action = clap::ArgAction::Count)]
+    pub detailed: u8,
+    /// Group the digits of counts with the locale's thousands separator (the default).
+    #[arg(short = 'B', long = "big-num", overrides_with = "no_big_num")]
+    pub big_num: bool,
+    /// Print counts without thousands separators.
+    #[arg(long = "no-big-num", overrides_with = "big_num")]
+    pub no_big_num: bool,
+    /// Print nothing (neither counts nor warnings); only the exit status tells.
+    #[arg(short = 'q', long = "quiet")]
+    pub quiet: bool,
+    /// With -o: append to FILE instead of replacing it.
+    #[arg(long = "append")]
+    pub append: bool,
+    /// Run this shell command before each run (its failure stops pfm stat).
+    #[arg(long = "pre", value_name = "CMD")]
+    pub pre: Option<String>,
+    /// Run this shell command after each run (its failure ends the repeats).
+    #[arg(long = "post", value_name = "CMD")]
+    pub post: Option<String>,
+    /// Count only the tasks of this cgroup (name under the cgroup mount; with -a or -C).
+    #[arg(short = 'G', long = "cgroup", value_name = "CGROUP")]
+    pub cgroup: Option<String>,
+    /// Write the counts to this inherited file descriptor instead of standard error.
+    #[arg(long = "log-fd", value_name = "FD", conflicts_with = "output")]
+    pub log_fd: Option<i32>,
+    /// Derived metrics or metric groups to print, comma-separated (IPC, CPI,
+    /// branch_miss_rate, cache_miss_rate, CPUs_utilized, Default...).
+    #[arg(short = 'M', long = "metrics", value_name = "METRICS")]
+    pub metrics: Vec<String>,
     /// The command to count and its arguments (after `--`), any bytes.
     #[arg(
         trailing_var_arg = true,
@@ -73,6 +140,25 @@ pub const DEFAULT_EVENTS: [&str; 8] = [
     "branch-misses",
 ];
 
+/// What `-d`, `-dd` and `-ddd` add to the default events, level by level.
+pub const DETAILED_EVENTS: [&[&str]; 3] = [
+    &[
+        "L1-dcache-loads",
+        "L1-dcache-load-misses",
+        "LLC-loads",
+        "LLC-load-misses",
+    ],
+    &[
+        "L1-icache-loads",
+        "L1-icache-load-misses",
+        "dTLB-loads",
+        "dTLB-load-misses",
+        "iTLB-loads",
+        "iTLB-load-misses",
+    ],
+    &["L1-dcache-prefetches", "L1-dcache-prefetch-misses"],
+];
+
 /// The default clock of a command, and the one counted system-wide instead
 /// (perf's pair: a CPU has no task clock).
 pub const TASK_CLOCK_SYSTEM_WIDE: (&str, &str) = ("task-clock", "cpu-clock");
@@ -85,16 +171,23 @@ pub struct Request {
     pub scope: Scope,
     /// How to print the counts.
     pub format: Format,
+    /// One line per what (the whole, each CPU, core, socket or thread).
+    pub aggr: Aggr,
+    /// The metrics of `-M`, in order.
+    pub metrics: Vec<&'static MetricDef>,
 }
 
 impl Args {
     /// Checks the arguments, in the order perf reports their errors: event
     /// lists, the repeat count, the scope, then a repeat without a command.
     pub fn validate(&self) -> anyhow::Result<Request> {
-        let groups = self.event_groups()?;
+        let metrics = metricdefs::resolve(&self.metrics)?;
+        let mut groups = self.event_groups()?;
+        metricdefs::add_inputs(&metrics, &mut groups, self.system_wide());
         if self.separator.as_deref() == Some("") {
             bail!("-x '': give a field separator (fields would run together)");
         }
+        self.check_combinations()?;
         let scope = scope::resolve(self)?;
         if self.repeat != 1 && self.command.is_empty() {
             bail!("-r repeats a command: give one after --");
@@ -103,7 +196,48 @@ impl Args {
             groups,
             scope,
             format: Format::of(self.json, self.separator.as_deref()),
+            aggr: self.aggr(),
+            metrics,
         })
+    }
+
+    /// Options that only make sense together, checked as perf does.
+    fn check_combinations(&self) -> anyhow::Result<()> {
+        let per_cpu = self.no_aggr || self.per_core || self.per_socket;
+        if self.append && self.output.is_none() {
+            bail!("--append appends to the file of -o: give -o FILE");
+        }
+        if per_cpu && !self.system_wide() {
+            bail!("-A, --per-core and --per-socket count per CPU: give -a or -C");
+        }
+        if self.per_thread && self.pid.is_none() && self.tid.is_none() {
+            bail!("--per-thread needs -p PID or -t TID");
+        }
+        if self.cgroup.is_some() && !self.system_wide() {
+            bail!("-G counts a cgroup on CPUs: give -a or -C");
+        }
+        if self.interval.is_some() && self.repeat != 1 {
+            bail!("-I and -r cannot be combined: interval counts are per run");
+        }
+        if self.interval.is_some() && self.timeout.is_some() {
+            bail!("--timeout cannot be combined with -I (use --interval-count)");
+        }
+        Ok(())
+    }
+
+    /// The aggregation the options ask for.
+    pub fn aggr(&self) -> Aggr {
+        if self.no_aggr {
+            Aggr::Cpu
+        } else if self.per_core {
+            Aggr::Core
+        } else if self.per_socket {
+            Aggr::Socket
+        } else if self.per_thread {
+            Aggr::Thread
+        } else {
+            Aggr::Global
+        }
     }
 
     /// Counting on CPUs rather than tasks (`-a`, `-C`).
@@ -120,8 +254,15 @@ impl Args {
             }
             groups.extend(parse_event_list(e).map_err(|m| anyhow::anyhow!("bad -e {e:?}: {m}"))?);
         }
-        if groups.is_empty() {
+        if self.null {
+            return Ok(Vec::new());
+        }
+        // As perf: the default set (and -d's additions) only without -e and -M.
+        if groups.is_empty() && self.metrics.is_empty() {
             groups = default_groups(self.system_wide());
+            for level in DETAILED_EVENTS.iter().take(usize::from(self.detailed)) {
+                groups.extend(level.iter().map(|e| vec![e.to_string()]));
+            }
         }
         Ok(groups)
     }
@@ -130,6 +271,8 @@ impl Args {
     pub fn title(&self) -> String {
         if let Some(p) = &self.pid {
             format!("process id '{p}'")
+        } else if let Some(t) = &self.tid {
+            format!("thread id '{t}'")
         } else if let Some(c) = &self.cpu {
             format!("'CPU(s) {c}'")
         } else if self.all_cpus {

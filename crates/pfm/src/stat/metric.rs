@@ -9,6 +9,8 @@ use pfmlib::{Library, Plm};
 const PERF_TYPE_HARDWARE: u32 = 0;
 /// `perf_event_attr.type` of the software events.
 const PERF_TYPE_SOFTWARE: u32 = 1;
+/// `perf_event_attr.type` of the generic cache events.
+const PERF_TYPE_HW_CACHE: u32 = 3;
 
 /// Software configs: the two clocks, then page faults, context switches,
 /// CPU migrations, minor and major faults (all counted per second).
@@ -20,8 +22,53 @@ const SW_LAST_RATE: u64 = 6;
 /// Hardware configs with a derived metric.
 const HW_CPU_CYCLES: u64 = 0;
 const HW_INSTRUCTIONS: u64 = 1;
+const HW_CACHE_REFERENCES: u64 = 2;
+const HW_CACHE_MISSES: u64 = 3;
 const HW_BRANCH_INSTRUCTIONS: u64 = 4;
 const HW_BRANCH_MISSES: u64 = 5;
+
+/// Generic cache events (`cache | op << 8 | result << 16`) read accesses
+/// and misses, with what perf calls their misses' share.
+const CACHE_READS: [(u64, Kind, Kind); 5] = [
+    (0, Kind::L1dLoads, Kind::L1dLoadMisses),
+    (1, Kind::L1iLoads, Kind::L1iLoadMisses),
+    (2, Kind::LlcLoads, Kind::LlcLoadMisses),
+    (3, Kind::DtlbLoads, Kind::DtlbLoadMisses),
+    (4, Kind::ItlbLoads, Kind::ItlbLoadMisses),
+];
+/// The result field of a cache event's config: a miss.
+const CACHE_RESULT_MISS: u64 = 1 << 16;
+
+/// Misses over accesses, as perf words them: (misses, accesses, unit).
+const MISS_RATIOS: [(Kind, Kind, &str); 7] = [
+    (Kind::BranchMisses, Kind::Branches, OF_ALL_BRANCHES),
+    (Kind::CacheMisses, Kind::CacheRefs, "of all cache refs"),
+    (
+        Kind::L1dLoadMisses,
+        Kind::L1dLoads,
+        "of all L1-dcache accesses",
+    ),
+    (
+        Kind::L1iLoadMisses,
+        Kind::L1iLoads,
+        "of all L1-icache accesses",
+    ),
+    (
+        Kind::LlcLoadMisses,
+        Kind::LlcLoads,
+        "of all LL-cache accesses",
+    ),
+    (
+        Kind::DtlbLoadMisses,
+        Kind::DtlbLoads,
+        "of all dTLB cache accesses",
+    ),
+    (
+        Kind::ItlbLoadMisses,
+        Kind::ItlbLoads,
+        "of all iTLB cache accesses",
+    ),
+];
 
 /// Metric units, as perf prints them.
 pub const CPUS_UTILIZED: &str = "CPUs utilized";
@@ -57,6 +104,30 @@ pub enum Kind {
     Branches,
     /// Mispredicted branches.
     BranchMisses,
+    /// Cache references (last level, generic).
+    CacheRefs,
+    /// Cache misses (last level, generic).
+    CacheMisses,
+    /// L1 data cache loads.
+    L1dLoads,
+    /// L1 data cache load misses.
+    L1dLoadMisses,
+    /// L1 instruction cache loads.
+    L1iLoads,
+    /// L1 instruction cache load misses.
+    L1iLoadMisses,
+    /// Last-level cache loads.
+    LlcLoads,
+    /// Last-level cache load misses.
+    LlcLoadMisses,
+    /// Data TLB loads.
+    DtlbLoads,
+    /// Data TLB load misses.
+    DtlbLoadMisses,
+    /// Instruction TLB loads.
+    ItlbLoads,
+    /// Instruction TLB load misses.
+    ItlbLoadMisses,
     /// Anything else: no derived metric.
     Other,
 }
@@ -74,8 +145,25 @@ pub fn classify(lib: &Library, ev: &str) -> Kind {
         (PERF_TYPE_HARDWARE, HW_INSTRUCTIONS) => Kind::Instructions,
         (PERF_TYPE_HARDWARE, HW_BRANCH_INSTRUCTIONS) => Kind::Branches,
         (PERF_TYPE_HARDWARE, HW_BRANCH_MISSES) => Kind::BranchMisses,
+        (PERF_TYPE_HARDWARE, HW_CACHE_REFERENCES) => Kind::CacheRefs,
+        (PERF_TYPE_HARDWARE, HW_CACHE_MISSES) => Kind::CacheMisses,
+        (PERF_TYPE_HW_CACHE, c) => cache_kind(c),
         _ => Kind::Other,
     }
+}
+
+/// The kind of a generic cache event's config (read accesses and misses only).
+fn cache_kind(config: u64) -> Kind {
+    CACHE_READS
+        .iter()
+        .find(|(cache, ..)| config & !CACHE_RESULT_MISS == *cache)
+        .map_or(Kind::Other, |&(_, access, miss)| {
+            if config & CACHE_RESULT_MISS != 0 {
+                miss
+            } else {
+                access
+            }
+        })
 }
 
 /// A derived figure: `# value unit` after the count.
@@ -110,17 +198,21 @@ pub fn derive(kind: Kind, v: f64, all: &[EventStats], elapsed_ns: f64) -> Option
     };
     // The divisor's mean, when it is there and positive.
     let positive = |k: Kind| mean_of(k).filter(|m| *m > 0.0);
+    if let Some(&(_, of, unit)) = MISS_RATIOS.iter().find(|(k, ..)| *k == kind) {
+        return Some(Metric {
+            value: 100.0 * v / positive(of)?,
+            unit,
+            percent: true,
+        });
+    }
     match kind {
         Kind::Clock if elapsed_ns > 0.0 => Some(Metric::of(v / elapsed_ns, CPUS_UTILIZED)),
-        Kind::SwRate | Kind::Branches => rate(v, mean_of(Kind::Clock)?),
         Kind::Cycles => Some(Metric::of(v / positive(Kind::Clock)?, GHZ)),
         Kind::Instructions => Some(Metric::of(v / positive(Kind::Cycles)?, INSN_PER_CYCLE)),
-        Kind::BranchMisses => Some(Metric {
-            value: 100.0 * v / positive(Kind::Branches)?,
-            unit: OF_ALL_BRANCHES,
-            percent: true,
-        }),
-        _ => None,
+        Kind::Clock => None,
+        // Counts without a ratio of their own (tracepoints and raw events
+        // too, as perf): per second of task clock.
+        _ => rate(v, mean_of(Kind::Clock)?),
     }
 }
 
@@ -152,6 +244,42 @@ mod tests {
         assert_eq!(unit(0.0), Some((0.0, "/sec")));
         assert_eq!(unit(-1.0), Some((-1.0, "/sec")));
         assert_eq!(rate(1.0, 0.0), None);
+    }
+
+    #[test]
+    fn misses_as_a_share_of_their_accesses() {
+        let lib = Library::global();
+        assert_eq!(classify(lib, "L1-dcache-loads"), Kind::L1dLoads);
+        assert_eq!(classify(lib, "L1-dcache-load-misses"), Kind::L1dLoadMisses);
+        assert_eq!(classify(lib, "LLC-load-misses"), Kind::LlcLoadMisses);
+        assert_eq!(classify(lib, "dTLB-loads"), Kind::DtlbLoads);
+        assert_eq!(classify(lib, "cache-misses"), Kind::CacheMisses);
+        assert_eq!(classify(lib, "L1-dcache-prefetches"), Kind::Other);
+        let ev = |kind, v: Option<f64>| {
+            let mut e = EventStats::new(String::new(), kind);
+            match v {
+                Some(v) => e.value = crate::stat::stats::Stats::of(v),
+                None => e.unsupported = Some("no PMU".into()),
+            }
+            e
+        };
+        let all = [
+            ev(Kind::Clock, Some(1e9)),
+            ev(Kind::L1dLoads, Some(400.0)),
+            ev(Kind::CacheRefs, None),
+        ];
+        let m = derive(Kind::L1dLoadMisses, 100.0, &all, 1e9).unwrap();
+        assert_eq!(
+            (m.value, m.unit, m.percent),
+            (25.0, "of all L1-dcache accesses", true)
+        );
+        // Never from a <not supported> count.
+        assert_eq!(derive(Kind::CacheMisses, 5.0, &all, 1e9), None);
+        // Loads are counted per second of task clock.
+        assert_eq!(
+            derive(Kind::L1dLoads, 4e6, &all, 1e9).map(|m| m.unit),
+            Some("M/sec")
+        );
     }
 
     #[test]

@@ -2,13 +2,20 @@
 //! conventions of `perf stat`.
 //!
 //! - [`args`]: the arguments and their validation;
-//! - [`scope`]: what is counted (command, `-p` pids, `-a`, `-C` CPUs);
-//! - [`run`]: opening the counters, running the command, repeats;
+//! - [`scope`]: what is counted (command, `-p` pids, `-t` tids, `-a`, `-C`
+//!   CPUs, `-G` cgroup);
+//! - [`run`]: opening the counters, running the command, intervals,
+//!   repeats; [`hooks`]: `--pre` and `--post`;
+//! - [`aggr`]: one line per CPU, core, socket or thread;
 //! - [`stats`]: means, deviations, scaling; [`metric`]: derived figures;
+//!   [`metricdefs`]: the metrics of `-M`;
 //! - [`output`]: one record per event, laid out as text, CSV or JSON.
 
+mod aggr;
 mod args;
+mod hooks;
 mod metric;
+mod metricdefs;
 mod output;
 mod run;
 mod scope;
@@ -16,39 +23,77 @@ mod stats;
 
 pub use args::Args;
 
-use output::Report;
+use output::{Report, Style};
 use pfmlib::Library;
-use stats::{EventStats, Tally};
+use stats::{EventStats, Line};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Counts as the arguments ask; the exit status is the command's.
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let mut req = a.validate()?;
     // perf's tracepoint globs (`syscalls:sys_enter_get*`) become one event each.
     req.groups = pfmlib_perf::perf_syntax::expand_groups(lib.host(), &req.groups)?;
-    let mut report = Report::open(&a, req.format)?;
-    let counting = run::Counting::new(lib, &req.groups, &req.scope, &a.command, a.verbose);
-    let events = req
+    let style = Style {
+        thousands: (req.format == output::Format::Text && !a.no_big_num)
+            .then(pfmlib_perf::thousands_separator)
+            .filter(|s| !s.is_empty()),
+        cgroup: a.cgroup.clone(),
+        metrics: req.metrics.clone(),
+    };
+    let mut report = Report::open(&a, req.format.clone(), style)?;
+    let counting = run::Counting::new(
+        lib,
+        &req.groups,
+        &req.scope,
+        &a.command,
+        a.verbose,
+        plan(&a),
+    );
+    let events: Vec<EventStats> = req
         .groups
         .iter()
         .flatten()
         .map(|n| EventStats::new(n.clone(), metric::classify(lib, n)))
         .collect();
-    let mut tally = Tally::new(events);
+    let buckets = aggr::buckets(lib, req.aggr, &req.scope.units());
+    let mut lines = Line::of(buckets, &events);
     let title = a.title();
-    if let run::Outcome::SpawnFailed { code, message } =
-        counting.repeat(a.repeat, &mut tally, &mut report, &title)?
-    {
-        warn!("pfm stat: {message}");
-        return Ok(ExitCode::from(code));
+    let outcome = counting.repeat(a.repeat, &mut lines, &mut report, &title)?;
+    let post_failed = match outcome {
+        run::Outcome::SpawnFailed { code, message } | run::Outcome::PreFailed { code, message } => {
+            if !a.quiet {
+                warn!("pfm stat: {message}");
+            }
+            return Ok(ExitCode::from(code));
+        }
+        run::Outcome::Finished(post) => post,
+    };
+    if a.repeat != 0 && a.interval.is_none() {
+        // The command's user and system times, when it alone was counted.
+        let workload = req.scope == pfmlib_perf::Scope::Workload;
+        report.finish(&lines, &title, workload)?;
     }
-    if a.repeat != 0 {
-        report.finish(&tally, &title, !a.command.is_empty())?;
+    let command = lines.first().map_or(0, |l| l.tally.exit_code());
+    let status = exit_status(command, counting.stop_signal());
+    Ok(ExitCode::from(match post_failed {
+        Some(code) if status == 0 => code,
+        _ => status,
+    }))
+}
+
+/// The timing and process options of one run.
+fn plan(a: &Args) -> run::Plan {
+    run::Plan {
+        interval: a.interval.map(Duration::from_millis),
+        interval_count: a.interval_count,
+        delay: a.delay,
+        timeout: a.timeout.map(Duration::from_millis),
+        inherit: !a.no_inherit,
+        pre: a.pre.clone(),
+        post: a.post.clone(),
+        quiet: a.quiet,
     }
-    Ok(ExitCode::from(exit_status(
-        tally.exit_code(),
-        counting.stop_signal(),
-    )))
 }
 
 /// pfm stat's exit status: the (last) command's; when a stop signal ended

@@ -1,18 +1,16 @@
-//! Counting: opening the counters, running the command (or waiting for
-//! Ctrl-C or the processes' end), reading, and repeating.
+//! Counting: opening the counters, running the command (held before its
+//! exec while its counters open, as perf does) or waiting for Ctrl-C or the
+//! processes' end, printing intervals, and repeating.
 
+use super::hooks;
 use super::output::Report;
 use super::scope;
-use super::stats::{EventStats, Tally};
+use super::stats::{EventStats, Line};
 use anyhow::{bail, Context};
 use pfmlib::Library;
-use pfmlib_perf::{CounterSet, Interrupt, Options, Scope};
+use pfmlib_perf::{ChildExit, CounterSet, HeldChild, Interrupt, Options, Reading, Scope};
 use std::time::{Duration, Instant};
 
-/// Exit status of a command that was not found, as a shell gives it.
-const EXIT_NOT_FOUND: u8 = 127;
-/// Exit status of a command that could not be run, as a shell gives it.
-const EXIT_CANNOT_RUN: u8 = 126;
 /// A command ended by signal N exits with this plus N, as a shell reports it.
 pub const EXIT_SIGNAL_BASE: i32 = 128;
 /// How often the processes of `-p` are checked while counting without a command.
@@ -35,8 +33,9 @@ pub struct RunEnd {
 
 /// How the runs ended.
 pub enum Outcome {
-    /// Every run (or every run before Ctrl-C) counted.
-    Finished,
+    /// Every run (or every run before Ctrl-C) counted; `Some(status)` when
+    /// a `--post` command failed and ended the repeats.
+    Finished(Option<u8>),
     /// The command could not be started: the exit status to give and why.
     SpawnFailed {
         /// 127 when not found, else 126.
@@ -44,6 +43,34 @@ pub enum Outcome {
         /// For people.
         message: String,
     },
+    /// `--pre` failed: its exit status, and why; nothing was counted.
+    PreFailed {
+        /// The status to give.
+        code: u8,
+        /// For people.
+        message: String,
+    },
+}
+
+/// When and how the options of one run want it counted.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// `-I`: print deltas this often.
+    pub interval: Option<Duration>,
+    /// `--interval-count`: this many intervals at most.
+    pub interval_count: Option<u64>,
+    /// `-D`: start counting this many milliseconds in (-1: never).
+    pub delay: Option<i64>,
+    /// `--timeout`: stop (SIGTERM the command) after this long.
+    pub timeout: Option<Duration>,
+    /// Count what the command creates too (not `-i`).
+    pub inherit: bool,
+    /// `--pre` and `--post` shell commands.
+    pub pre: Option<String>,
+    /// See `pre`.
+    pub post: Option<String>,
+    /// `-q`: no messages.
+    pub quiet: bool,
 }
 
 /// What to count and how; the same for every run.
@@ -55,23 +82,45 @@ pub struct Counting<'a> {
     verbose: bool,
     opts: Options,
     interrupt: Option<Interrupt>,
+    plan: Plan,
+}
+
+/// A run whose counters are open and whose command (if any) runs.
+struct Started {
+    set: CounterSet,
+    pid: Option<u32>,
+    t_start: Instant,
+    at_exec: bool,
 }
 
 /// One run's result.
 enum RunResult {
-    Done(CounterSet, RunEnd),
+    Done(RunEnd),
     SpawnFailed(u8, String),
+}
+
+/// Where a run stands while it waits.
+struct Waiting {
+    enabled: bool,
+    t0: Instant,
+    enable_at: Option<Instant>,
+    timeout_at: Option<Instant>,
+    next_tick: Option<Instant>,
+    last_tick: Instant,
+    ticks: u64,
+    prev: Vec<Vec<Option<Reading>>>,
 }
 
 impl<'a> Counting<'a> {
     /// Counts `groups` in `scope` for `command` (none: until Ctrl-C or the
-    /// processes' end); installs the Ctrl-C handler.
+    /// processes' end) as `plan` says; installs the Ctrl-C handler.
     pub fn new(
         lib: &'a Library,
         groups: &'a [Vec<String>],
         scope: &'a Scope,
         command: &'a [std::ffi::OsString],
         verbose: bool,
+        plan: Plan,
     ) -> Counting<'a> {
         Counting {
             lib,
@@ -81,6 +130,7 @@ impl<'a> Counting<'a> {
             verbose,
             opts: Options::default().user_only_fallback(true).user_page(false),
             interrupt: Interrupt::install().ok(),
+            plan,
         }
     }
 
@@ -89,11 +139,11 @@ impl<'a> Counting<'a> {
     }
 
     /// Runs up to `repeat` times (Ctrl-C ends after the current run), adds
-    /// each run to `tally` and hands it to `report`.
+    /// each run to `lines` and hands it to `report`.
     pub fn repeat(
         &self,
         repeat: u32,
-        tally: &mut Tally,
+        lines: &mut [Line],
         report: &mut Report,
         title: &str,
     ) -> anyhow::Result<Outcome> {
@@ -101,26 +151,40 @@ impl<'a> Counting<'a> {
         let mut run_no = 0;
         while forever || run_no < repeat {
             run_no += 1;
-            let (set, end) = match self.one_run()? {
-                RunResult::Done(set, end) => (set, end),
+            if let Some(cmd) = &self.plan.pre {
+                if let Err(f) = hooks::run("--pre", cmd) {
+                    return Ok(Outcome::PreFailed {
+                        code: f.code,
+                        message: f.to_string(),
+                    });
+                }
+            }
+            let end = match self.one_run(lines, report)? {
+                RunResult::Done(end) => end,
                 RunResult::SpawnFailed(code, message) => {
                     return Ok(Outcome::SpawnFailed { code, message })
                 }
             };
-            self.note_errors(&set, &mut tally.events);
-            let readings = set.read().context("reading the counters")?;
-            drop(set);
-            tally.add_run(&readings, end);
-            report.after_run(run_no, tally, &readings, end.elapsed)?;
-            if forever {
-                report.each_run(tally, title)?;
-                tally.reset();
+            if self.plan.interval.is_none() {
+                report.after_run(run_no, lines, end.elapsed)?;
+                if forever {
+                    report.each_run(lines, title)?;
+                    lines.iter_mut().for_each(|l| l.tally.reset());
+                }
+            }
+            if let Some(cmd) = &self.plan.post {
+                if let Err(f) = hooks::run("--post", cmd) {
+                    if !self.plan.quiet {
+                        warn!("pfm stat: {f}");
+                    }
+                    return Ok(Outcome::Finished(Some(f.code)));
+                }
             }
             if self.interrupted() {
                 break;
             }
         }
-        Ok(Outcome::Finished)
+        Ok(Outcome::Finished(None))
     }
 
     /// The stop signal pfm received, if one ended the counting.
@@ -130,11 +194,13 @@ impl<'a> Counting<'a> {
 
     /// Marks the events that could not be opened (saying why when asked, or
     /// when a group cannot be scheduled) and the ones counting user level only.
-    fn note_errors(&self, set: &CounterSet, events: &mut [EventStats]) {
+    fn note_errors(&self, set: &CounterSet, events: &mut [EventStats], say: bool) {
         for (i, st) in events.iter_mut().enumerate() {
             if let Some(e) = set.error(i) {
                 if st.unsupported.is_none() {
-                    if self.verbose || matches!(e, pfmlib_perf::Error::GroupUnschedulable { .. }) {
+                    let loud =
+                        self.verbose || matches!(e, pfmlib_perf::Error::GroupUnschedulable { .. });
+                    if say && loud && !self.plan.quiet {
                         warn!("pfm stat: {e}");
                     }
                     st.unsupported = Some(e.to_string());
@@ -145,19 +211,10 @@ impl<'a> Counting<'a> {
         }
     }
 
-    fn one_run(&self) -> anyhow::Result<RunResult> {
-        if self.command.is_empty() {
-            let (set, end) = self.count_until_stopped()?;
-            Ok(RunResult::Done(set, end))
-        } else {
-            self.count_command()
-        }
-    }
-
     /// Opens the counters; errors other than "not supported" (permissions,
     /// paranoid, bad event strings, missing processes) stop everything, as in perf.
-    fn open_set(&self) -> anyhow::Result<CounterSet> {
-        let set = CounterSet::open(self.lib, self.groups, self.scope, &self.opts);
+    fn open_set(&self, scope: &Scope) -> anyhow::Result<CounterSet> {
+        let set = CounterSet::open(self.lib, self.groups, scope, &self.opts);
         for i in 0..set.names().len() {
             if let Some(e) = set.error(i) {
                 if !e.is_not_supported() {
@@ -168,66 +225,223 @@ impl<'a> Counting<'a> {
         Ok(set)
     }
 
-    /// -p / -a / -C without a command: counts until Ctrl-C (or the processes end).
-    fn count_until_stopped(&self) -> anyhow::Result<(CounterSet, RunEnd)> {
-        let set = self.open_set()?;
-        let t0 = Instant::now();
-        set.enable().context("enabling the counters")?;
-        let pids: &[i32] = match self.scope {
-            Scope::Tasks(t) => t,
+    /// Starts the command held before its exec, opens the counters (on it
+    /// for a workload: inherited unless `-i`, from its exec unless `-D`),
+    /// then lets it run.
+    fn start(&self, lines: &mut [Line]) -> anyhow::Result<Result<Started, RunResult>> {
+        let mut child = match self.command.is_empty() {
+            true => None,
+            false => match HeldChild::spawn(self.command) {
+                Ok(c) => Some(c),
+                Err(e) => return Ok(Err(RunResult::SpawnFailed(e.exit_code(), e.to_string()))),
+            },
+        };
+        let at_exec = matches!(self.plan.delay, None | Some(0));
+        let scope = match (self.scope, &child) {
+            (Scope::Workload, Some(c)) => Scope::Threads {
+                tids: vec![c.pid()],
+                inherit: self.plan.inherit,
+                start_at_exec: at_exec,
+            },
+            (s, _) => s.clone(),
+        };
+        let set = self.open_set(&scope)?;
+        for (n, line) in lines.iter_mut().enumerate() {
+            self.note_errors(&set, &mut line.tally.events, n == 0);
+        }
+        let at_exec = at_exec
+            && matches!(
+                scope,
+                Scope::Threads {
+                    start_at_exec: true,
+                    ..
+                }
+            );
+        let pid = child.as_ref().map(|c| c.pid().unsigned_abs());
+        // As perf: the clock starts when the command is let go.
+        let t_start = Instant::now();
+        if let Some(c) = &mut child {
+            if let Err(e) = c.start() {
+                return Ok(Err(RunResult::SpawnFailed(e.exit_code(), e.to_string())));
+            }
+        }
+        Ok(Ok(Started {
+            set,
+            pid,
+            t_start,
+            at_exec,
+        }))
+    }
+
+    fn one_run(&self, lines: &mut [Line], report: &mut Report) -> anyhow::Result<RunResult> {
+        let st = match self.start(lines)? {
+            Ok(st) => st,
+            Err(failed) => return Ok(failed),
+        };
+        let delay = self.plan.delay.unwrap_or(0);
+        let mut w = Waiting {
+            enabled: false,
+            t0: st.t_start,
+            enable_at: u64::try_from(delay)
+                .ok()
+                .map(|ms| st.t_start + Duration::from_millis(ms)),
+            timeout_at: self.plan.timeout.map(|t| st.t_start + t),
+            next_tick: None,
+            last_tick: st.t_start,
+            ticks: 0,
+            prev: Vec::new(),
+        };
+        if delay != 0 && !self.plan.quiet {
+            warn!("Events disabled");
+        }
+        if st.at_exec || delay == 0 {
+            self.enable(&st, &mut w, st.t_start)?;
+        }
+        let exit = self.wait(&st, &mut w, lines, report)?;
+        let end_time = Instant::now();
+        st.set.disable().context("disabling the counters")?;
+        let per_unit = st.set.read_units().context("reading the counters")?;
+        let elapsed = if w.enabled {
+            end_time - w.t0
+        } else {
+            Duration::ZERO
+        };
+        let more = self.plan.interval_count.is_none_or(|n| w.ticks < n);
+        if self.plan.interval.is_some() && w.enabled && more {
+            self.print_interval(&mut w, lines, report, per_unit, end_time)?;
+        } else if self.plan.interval.is_none() {
+            let end = run_end(elapsed, exit);
+            for line in lines.iter_mut() {
+                let r = line.readings(&per_unit);
+                line.tally.add_run(&r, end);
+            }
+        }
+        Ok(RunResult::Done(run_end(elapsed, exit)))
+    }
+
+    /// Starts counting now (`-D` elapsed, or at once).
+    fn enable(&self, st: &Started, w: &mut Waiting, now: Instant) -> anyhow::Result<()> {
+        // Counters that start at exec: only the tool clocks (duration_time) start here.
+        st.set.enable().context("enabling the counters")?;
+        if self.plan.delay.is_some_and(|d| d != 0) && !self.plan.quiet {
+            warn!("Events enabled");
+        }
+        w.enabled = true;
+        w.t0 = now;
+        w.last_tick = now;
+        w.next_tick = self.plan.interval.map(|i| now + i);
+        Ok(())
+    }
+
+    /// Waits for the command (or Ctrl-C, the processes' end, the timeout,
+    /// the interval count), enabling after `-D` and printing intervals.
+    fn wait(
+        &self,
+        st: &Started,
+        w: &mut Waiting,
+        lines: &mut [Line],
+        report: &mut Report,
+    ) -> anyhow::Result<Option<ChildExit>> {
+        // The command gets a stop signal once, not at every tick.
+        let mut child_wait = match st.pid {
+            Some(pid) => Some(
+                pfmlib_perf::ChildWait::new(pid, self.interrupt)
+                    .context("waiting for the command")?,
+            ),
+            None => None,
+        };
+        let watched: &[i32] = match self.scope {
+            Scope::Tasks(t) | Scope::Threads { tids: t, .. } => t,
             _ => &[],
         };
         loop {
-            std::thread::sleep(POLL_INTERVAL);
-            if self.interrupted() {
-                break;
+            let now = Instant::now();
+            let deadline = [
+                w.enable_at.filter(|_| !w.enabled),
+                w.next_tick,
+                w.timeout_at,
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            if let Some(cw) = child_wait.as_mut() {
+                let until = deadline.unwrap_or(now + Duration::from_secs(3600));
+                if let Some(exit) = cw.until(until).context("waiting for the command")? {
+                    report_signal(&self.command[0], exit.status);
+                    return Ok(Some(exit));
+                }
+            } else {
+                let step = deadline.map_or(POLL_INTERVAL, |d| d.saturating_duration_since(now));
+                std::thread::sleep(step.min(POLL_INTERVAL));
+                let gone = !watched.is_empty() && !watched.iter().any(|&p| scope::alive(p));
+                if self.interrupted() || gone {
+                    return Ok(None);
+                }
             }
-            if !pids.is_empty() && !pids.iter().any(|&p| scope::alive(p)) {
-                break;
+            let now = Instant::now();
+            if !w.enabled && w.enable_at.is_some_and(|t| now >= t) {
+                self.enable(st, w, now)?;
+            }
+            if w.timeout_at.is_some_and(|t| now >= t) {
+                w.timeout_at = None;
+                match st.pid {
+                    Some(pid) => {
+                        let _ = pfmlib_perf::terminate_process(pid);
+                    }
+                    None => return Ok(None),
+                }
+            }
+            if w.next_tick.is_some_and(|t| now >= t) {
+                let per_unit = st.set.read_units().context("reading the counters")?;
+                self.print_interval(w, lines, report, per_unit, now)?;
+                if self.plan.interval_count.is_some_and(|n| w.ticks >= n) {
+                    w.next_tick = None;
+                    if st.pid.is_none() {
+                        return Ok(None);
+                    }
+                }
             }
         }
-        set.disable().context("disabling the counters")?;
-        let end = RunEnd {
-            elapsed: t0.elapsed(),
-            user: Duration::ZERO,
-            sys: Duration::ZERO,
-            code: 0,
-        };
-        Ok((set, end))
     }
 
-    /// Counts the command. Workload: inherited counters of this thread that
-    /// start at the child's exec; -p/-a/-C: started now, while the command runs.
-    fn count_command(&self) -> anyhow::Result<RunResult> {
-        let mut cmd = std::process::Command::new(&self.command[0]);
-        cmd.args(&self.command[1..]);
-        let set = self.open_set()?;
-        set.enable().context("enabling the counters")?;
-        let t0 = Instant::now();
-        let child = match cmd.spawn() {
-            Ok(c) => c,
-            Err(e) => {
-                let code = if e.kind() == std::io::ErrorKind::NotFound {
-                    EXIT_NOT_FOUND
-                } else {
-                    EXIT_CANNOT_RUN
-                };
-                let message = format!("cannot run {:?}: {e}", self.command[0]);
-                return Ok(RunResult::SpawnFailed(code, message));
+    /// Prints the counts since the last interval, stamped with the time
+    /// since counting started.
+    fn print_interval(
+        &self,
+        w: &mut Waiting,
+        lines: &mut [Line],
+        report: &mut Report,
+        per_unit: Vec<Vec<Option<Reading>>>,
+        now: Instant,
+    ) -> anyhow::Result<()> {
+        let delta = super::aggr::delta(&per_unit, &w.prev);
+        let len = now - w.last_tick;
+        let end = run_end(len, None);
+        for line in lines.iter_mut() {
+            line.tally.reset();
+            let r = line.readings(&delta);
+            line.tally.add_run(&r, end);
+        }
+        report.interval(now - w.t0, lines)?;
+        w.prev = per_unit;
+        w.last_tick = now;
+        w.ticks += 1;
+        if let (Some(i), Some(t)) = (self.plan.interval, w.next_tick.as_mut()) {
+            while *t <= now {
+                *t += i;
             }
-        };
-        let exit = pfmlib_perf::wait_child(child.id(), self.interrupt)
-            .context("waiting for the command")?;
-        report_signal(&self.command[0], exit.status);
-        let elapsed = t0.elapsed();
-        set.disable().context("disabling the counters")?;
-        let end = RunEnd {
-            elapsed,
-            user: exit.user,
-            sys: exit.sys,
-            code: status_code(exit.status),
-        };
-        Ok(RunResult::Done(set, end))
+        }
+        Ok(())
+    }
+}
+
+/// A run's end: the command's times and status when there was one.
+fn run_end(elapsed: Duration, exit: Option<ChildExit>) -> RunEnd {
+    RunEnd {
+        elapsed,
+        user: exit.map_or(Duration::ZERO, |e| e.user),
+        sys: exit.map_or(Duration::ZERO, |e| e.sys),
+        code: exit.map_or(0, |e| status_code(e.status)),
     }
 }
 

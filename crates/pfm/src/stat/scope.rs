@@ -12,17 +12,58 @@ const ONLINE_CPUS: &str = "/sys/devices/system/cpu/online";
 /// The widest CPU range accepted in a list (`a-b` with `b - a` above this is refused).
 const MAX_CPU_RANGE: u32 = 65536;
 
-/// The scope the arguments ask for: `-p`, `-a`/`-C`, else the command.
+/// The scope the arguments ask for: `-p`, `-t`, `-a`/`-C` (with `-G`),
+/// else the command (which the counting turns into its held child's).
 pub fn resolve(a: &Args) -> anyhow::Result<Scope> {
-    if let Some(p) = &a.pid {
-        tasks_of(p)
+    let tasks = if let Some(p) = &a.pid {
+        tasks_of(p)?
+    } else if let Some(t) = &a.tid {
+        Scope::Tasks(tids_of(t)?)
     } else if a.system_wide() {
-        cpus(a.cpu.as_deref())
+        let Scope::Cpus(list) = cpus(a.cpu.as_deref())? else {
+            bail!("no CPU to count on");
+        };
+        return match &a.cgroup {
+            Some(name) if name.contains(',') => {
+                bail!("-G {name:?}: one cgroup counts all the events here (perf's per-event lists are not supported)")
+            }
+            Some(name) => Ok(Scope::Cgroup {
+                cgroup: pfmlib_perf::Cgroup::open(name)?,
+                cpus: list,
+            }),
+            None => Ok(Scope::Cpus(list)),
+        };
     } else if a.command.is_empty() {
-        bail!("nothing to count: give a command (pfm stat [OPTIONS] -- COMMAND [ARGS]), -p PID, -a or -C CPUS");
+        bail!("nothing to count: give a command (pfm stat [OPTIONS] -- COMMAND [ARGS]), -p PID, -t TID, -a or -C CPUS");
     } else {
-        Ok(Scope::Workload)
+        return Ok(Scope::Workload);
+    };
+    match tasks {
+        Scope::Tasks(tids) if a.no_inherit => Ok(Scope::Threads {
+            tids,
+            inherit: false,
+            start_at_exec: false,
+        }),
+        other => Ok(other),
     }
+}
+
+/// The threads of a `-t` list, each of them existing.
+fn tids_of(list: &str) -> anyhow::Result<Vec<i32>> {
+    let mut tids = Vec::new();
+    for s in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let tid: i32 = s.parse().map_err(|_| anyhow::anyhow!("bad tid {s:?}"))?;
+        if tid <= 0 || !Path::new(&format!("/proc/{tid}")).exists() {
+            bail!("no such thread {s}");
+        }
+        if !tids.contains(&tid) {
+            tids.push(tid);
+        }
+    }
+    if tids.is_empty() {
+        bail!("-t needs at least one tid");
+    }
+    Ok(tids)
 }
 
 /// Every thread of the processes of a `-p` list.

@@ -2,6 +2,7 @@
 //! deviation of the mean perf prints as `( +- x% )`, the share of the time a
 //! counter ran, and the scaling of clocks to milliseconds.
 
+use super::aggr::{self, Bucket, Label};
 use super::metric::Kind;
 use super::run::RunEnd;
 use pfmlib_perf::Reading;
@@ -145,6 +146,8 @@ pub struct Tally {
     pub last: Option<RunEnd>,
     /// Runs done.
     pub runs: u32,
+    /// The last run's reading of each event (`None`: not open there).
+    pub readings: Vec<Option<Reading>>,
 }
 
 impl Tally {
@@ -155,6 +158,7 @@ impl Tally {
             elapsed: Stats::default(),
             last: None,
             runs: 0,
+            readings: Vec::new(),
         }
     }
 
@@ -168,6 +172,7 @@ impl Tally {
         self.elapsed.push(end.elapsed.as_nanos() as f64);
         self.last = Some(end);
         self.runs += 1;
+        self.readings = readings.to_vec();
     }
 
     /// Forgets the counts (not the events, their kinds or why some could
@@ -185,6 +190,41 @@ impl Tally {
     /// The exit status to give: the last run's command's.
     pub fn exit_code(&self) -> u8 {
         self.last.map_or(0, |e| e.code)
+    }
+}
+
+/// One line of output per event: the whole, or one CPU, core, socket or
+/// thread, with its counts across runs.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// Its prefix (`None`: the whole, no prefix).
+    pub label: Option<Label>,
+    /// The scope's units it sums.
+    pub units: Vec<usize>,
+    /// Its counts.
+    pub tally: Tally,
+}
+
+impl Line {
+    /// The lines of `buckets`, each with a fresh tally of `events`.
+    pub fn of(buckets: Vec<Bucket>, events: &[EventStats]) -> Vec<Line> {
+        buckets
+            .into_iter()
+            .map(|b| Line {
+                label: b.label,
+                units: b.units,
+                tally: Tally::new(events.to_vec()),
+            })
+            .collect()
+    }
+
+    /// This line's readings out of per-unit ones: its units summed.
+    pub fn readings(&self, per_unit: &[Vec<Option<Reading>>]) -> Vec<Option<Reading>> {
+        let b = Bucket {
+            label: None,
+            units: self.units.clone(),
+        };
+        aggr::sum(&b, per_unit, self.tally.events.len())
     }
 }
 

@@ -253,11 +253,9 @@ pub fn is_table_string(s: &'static str) -> bool {
 /// out; without a forced PMU every detected PMU is active; with one, only
 /// it is (whatever the host), and the PMUs after it are not set up at all.
 fn select_pmus(host: &Host, o: &Options) -> (Vec<PmuDesc>, Vec<PmuDesc>, Option<PmuDesc>) {
-    let mut order: Vec<PmuDesc> = PmuDesc::all()
-        .filter(|p| !o.is_disabled(p.name()))
-        .collect();
-    order.sort_by_key(|p| (p.rank(host.arch), p.id()));
-    let (mut visible, mut active) = (Vec::new(), Vec::new());
+    let order = PmuDesc::in_lookup_order(host.arch);
+    let (mut visible, mut active) = (Vec::with_capacity(order.len()), Vec::new());
+    let order = order.filter(|p| o.disabled_pmus.is_empty() || !o.is_disabled(p.name()));
     let Some(forced) = o.force_pmu.as_deref() else {
         for p in order {
             let e = engine(p);

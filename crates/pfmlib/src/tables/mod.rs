@@ -207,6 +207,17 @@ impl PmuDesc {
         (0..NUM_PMUS as u16).map(PmuDesc)
     }
 
+    /// Every PMU of the tables in the lookup order of libpfm4's build for
+    /// `arch` (by [`PmuDesc::rank`], then id), as the build sorted them.
+    pub fn in_lookup_order(arch: Arch) -> impl ExactSizeIterator<Item = PmuDesc> + Clone {
+        let order: &'static [u16] = match arch {
+            Arch::Arm => &PMU_LOOKUP_ORDER_ARM,
+            Arch::Aarch64 => &PMU_LOOKUP_ORDER_ARM64,
+            _ => &PMU_LOOKUP_ORDER,
+        };
+        order.iter().map(|&i| PmuDesc(i))
+    }
+
     /// The PMU with libpfm4 id `id` (`pfm_pmu_t`), through an index built
     /// on first use.
     pub fn by_id(id: u32) -> Option<PmuDesc> {

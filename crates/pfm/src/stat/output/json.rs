@@ -2,6 +2,7 @@
 //! event after several runs (keys in serde_json's order).
 
 use super::{CountRecord, Number, Status};
+use crate::stat::metricdefs::MetricDef;
 use serde_json::{json, Value};
 use std::io::{self, Write};
 
@@ -28,13 +29,9 @@ fn write_line(o: &mut dyn Write, v: &Value) -> io::Result<()> {
     o.write_all(line.as_bytes())
 }
 
-/// One event in run `run_no`, which lasted `elapsed_ns`.
-pub fn run_line(
-    o: &mut dyn Write,
-    rec: &CountRecord,
-    run_no: u32,
-    elapsed_ns: u64,
-) -> io::Result<()> {
+/// One event's record, with `extra` fields first (a line's prefix, the
+/// run and its time, or the interval).
+pub fn record(o: &mut dyn Write, rec: &CountRecord, extra: &[(&str, Value)]) -> io::Result<()> {
     let mut v = json!({
         "event": rec.event,
         "unit": rec.unit,
@@ -42,9 +39,10 @@ pub fn run_line(
         "status": rec.status.name(),
         "event-runtime": number(rec.runtime),
         "pcnt-running": rec.pct_running,
-        "run": run_no,
-        "elapsed-ns": elapsed_ns,
     });
+    for (k, x) in extra {
+        v[*k] = x.clone();
+    }
     if let Status::NotSupported(reason) = rec.status {
         v["error"] = reason.into();
     }
@@ -60,20 +58,42 @@ pub fn run_line(
     write_line(o, &v)
 }
 
-/// One event over `runs` runs: the mean and its spread when counted.
-pub fn summary_line(o: &mut dyn Write, rec: &CountRecord, runs: u32) -> io::Result<()> {
+/// One event over several runs (`extra`: `summary`, `runs`, a prefix):
+/// the mean and its spread when counted.
+pub fn summary(o: &mut dyn Write, rec: &CountRecord, extra: &[(&str, Value)]) -> io::Result<()> {
     let mut v = json!({
         "event": rec.event,
-        "summary": true,
-        "runs": runs,
         "unit": rec.unit,
         "counter-value": counter_value(rec),
         "status": rec.status.name(),
     });
+    for (k, x) in extra {
+        v[*k] = x.clone();
+    }
     if rec.counted() {
         v["variance"] = json!(rec.variance);
         v["stddev-pct"] = json!(rec.stddev_pct);
         v["pcnt-running"] = json!(rec.pct_running);
+    }
+    write_line(o, &v)
+}
+
+/// A `-M` metric: its value, or `null` with `status` "not counted" when
+/// an input was not counted.
+pub fn metric(
+    o: &mut dyn Write,
+    m: &MetricDef,
+    value: Option<f64>,
+    extra: &[(&str, Value)],
+) -> io::Result<()> {
+    let mut v = json!({
+        "metric": m.name,
+        "metric-value": value,
+        "metric-unit": if m.percent { "%" } else { "" },
+        "status": if value.is_some() { "counted" } else { "not counted" },
+    });
+    for (k, x) in extra {
+        v[*k] = x.clone();
     }
     write_line(o, &v)
 }
