@@ -1,47 +1,74 @@
-//! `pfm info`: one event in full.
+//! `pfm info`: events in full, one after the other.
 
 use crate::OsArg;
-use pfmlib::{AttrType, Library, Os};
+use pfmlib::{AttrType, Event, Library, Os};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// `pfm info`'s arguments.
 #[derive(clap::Args)]
+#[command(after_long_help = "\
+Several events are shown one after the other, separated by a blank line; with
+--json, one JSON object a line (JSON Lines, as `pfm check --json`): the
+event's object, or for an event that cannot be found an object with `ok:
+false` and the error. One event gives exactly the single object of earlier
+versions. Exit status: 0 when every event was found, 1 when one was not (the
+others are still shown; the missing ones are reported on standard error in
+text mode).")]
 pub struct Args {
-    /// Event, as `[pmu::]EVENT` (attributes after the name are ignored).
-    event: String,
+    /// Events, as `[pmu::]EVENT` (attributes after the name are ignored).
+    #[arg(required = true, value_name = "EVENT")]
+    events: Vec<String>,
     /// Attributes as offered by this OS layer.
     #[arg(long, value_enum, default_value = "none")]
     os: OsArg,
-    /// JSON instead of text.
+    /// JSON instead of text: one object a line, one line per event.
     #[arg(long)]
     json: bool,
 }
 
+/// Shows each event; status 1 when one of them cannot be found.
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let os: Os = a.os.into();
-    let ev = match lib.find_event(&a.event) {
-        Ok(e) => e,
-        Err(e) => {
-            if a.json {
-                use std::io::Write as _;
-                writeln!(
-                    std::io::stdout(),
-                    "{}",
-                    crate::check::error_json(&a.event, &e)
-                )?;
-            } else {
-                warn!("pfm: {e}");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut failed = false;
+    let mut first = true;
+    for name in &a.events {
+        let ev = match lib.find_event(name) {
+            Ok(e) => e,
+            Err(e) => {
+                failed = true;
+                if a.json {
+                    writeln!(out, "{}", crate::check::error_json(name, &e))?;
+                } else {
+                    out.flush()?;
+                    warn!("pfm: {}: {e}", crate::quoted(name));
+                }
+                continue;
             }
-            return Ok(ExitCode::from(1));
+        };
+        if a.json {
+            let mut v = crate::list::event_json(&ev, os);
+            v["pmu_desc"] = ev.pmu().info().desc.into();
+            writeln!(out, "{v}")?;
+            continue;
         }
-    };
-    let mut out = std::io::stdout().lock();
-    if a.json {
-        let mut v = crate::list::event_json(&ev, os);
-        v["pmu_desc"] = ev.pmu().info().desc.into();
-        writeln!(out, "{v}")?;
-        return Ok(ExitCode::SUCCESS);
+        if !first {
+            writeln!(out)?;
+        }
+        first = false;
+        write_event(&mut out, &ev, os)?;
     }
+    out.flush()?;
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One event for people: name, PMU, index, codes, description, attributes.
+fn write_event(out: &mut impl Write, ev: &Event, os: Os) -> std::io::Result<()> {
     let info = ev.info(os);
     let pmu = ev.pmu().info();
     writeln!(out, "Name     : {}::{}", pmu.name, info.name)?;
@@ -60,7 +87,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     writeln!(out, "Counters : {:#x}", ev.counter_mask())?;
     writeln!(out, "Desc     : {}", info.desc)?;
     if let Some(q) = ev.ia64() {
-        write_ia64(&mut out, &q)?;
+        write_ia64(out, &q)?;
     }
     if let Some(eq) = info.equiv {
         writeln!(out, "Equiv    : {eq}")?;
@@ -71,13 +98,12 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         if info.is_precise { "yes" } else { "no" }
     )?;
     writeln!(out, "Attrs    : {}", info.nattrs)?;
-    write_attrs(&mut out, &ev, os)?;
-    Ok(ExitCode::SUCCESS)
+    write_attrs(out, ev, os)
 }
 
 /// One line per attribute the OS layer offers: index, type, who controls
 /// it, name, code, description and flags.
-fn write_attrs(out: &mut impl Write, ev: &pfmlib::Event, os: Os) -> std::io::Result<()> {
+fn write_attrs(out: &mut impl Write, ev: &Event, os: Os) -> std::io::Result<()> {
     for a in ev.attrs(os) {
         let kind = match a.attr_type {
             AttrType::Umask => "umask",

@@ -1,13 +1,44 @@
-//! `pfm list`: PMUs, events, unit masks and modifiers.
+//! `pfm list`: PMUs, events, unit masks and modifiers, all of them or those
+//! whose names match shell-style patterns, in full or one line per event.
 
+use crate::pattern::EventPattern;
 use crate::OsArg;
-use pfmlib::{AttrType, Library, Os, Pmu};
+use pfmlib::{AttrType, Event, Library, Os, Pmu, PmuKind};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// What `pfm list --help` says about patterns.
+const PATTERN_HELP: &str = "\
+Patterns:
+  A pattern without `::` matches event names on every PMU searched; `PMU::EVENT`
+  matches both parts. `*` matches any run of characters, `?` one character,
+  `[...]` one character of a set (`[ab]`, `[a-z]`, `[!ab]` or `[^ab]` for any
+  other); case is ignored, as in event strings. Quote patterns from the shell.
+  An event is listed when it matches any pattern.
+
+  The PMUs searched are those present on this host; with --all, every PMU
+  pfmlib knows; with --pmu, that one. A pattern whose PMU part is a plain name
+  (`nhm::INST*`) also searches that PMU, present or not.
+
+  Exit status: 0 when something is listed, 1 when no event matches (with a
+  message; a pattern that matches nothing beside others that do is reported
+  on standard error), 2 for a bad pattern or an unknown --pmu.
+
+Examples:
+  pfm list '*cycles*'                 events with CYCLES in their name
+  pfm list --compact 'perf::*'        the perf_events generic events, one a line
+  pfm list --all 'arm_n1::L1D*'       any PMU pfmlib knows, present or not
+  pfm list -c --umasks 'nhm::MEM_*'   one line per unit mask";
+
+/// `pfm list`'s arguments.
 #[derive(clap::Args)]
+#[command(after_long_help = PATTERN_HELP)]
 pub struct Args {
+    /// Only events whose names match one of these patterns (`EVENT` or
+    /// `PMU::EVENT`, with `*`, `?`, `[...]`; see --help).
+    #[arg(value_name = "PATTERN")]
+    patterns: Vec<String>,
     /// Only this PMU (any PMU pfmlib knows, present or not).
     #[arg(long)]
     pmu: Option<String>,
@@ -17,57 +48,233 @@ pub struct Args {
     /// Attributes as offered by this OS layer.
     #[arg(long, value_enum, default_value = "none")]
     os: OsArg,
-    /// One JSON document instead of text.
+    /// One JSON document instead of text (the patterns apply).
     #[arg(long)]
     json: bool,
+    /// One line per event, `PMU::EVENT  CODE  DESCRIPTION`, without the host
+    /// line and PMU headers.
+    #[arg(long, short = 'c', conflicts_with = "json")]
+    compact: bool,
+    /// With --compact: also one line per unit mask, `PMU::EVENT:UMASK  CODE  DESCRIPTION`.
+    #[arg(long, requires = "compact")]
+    umasks: bool,
 }
 
+/// A PMU with the events to list.
+struct Listed<'a> {
+    pmu: Pmu<'a>,
+    events: Vec<Event<'a>>,
+}
+
+/// Lists the PMUs and events `a` selects; the exit status (see [`PATTERN_HELP`]).
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let os: Os = a.os.into();
-    let pmus: Vec<Pmu> = match &a.pmu {
-        Some(name) => match lib.pmu(name) {
-            Some(p) => vec![p],
-            None => {
-                let known: Vec<_> = lib.pmus().map(|p| p.name()).collect();
-                anyhow::bail!("unknown PMU {name:?} (known: {})", known.join(", "));
-            }
-        },
-        None if a.all => lib.pmus().collect(),
-        None => lib.active_pmus().collect(),
-    };
-    let mut out = std::io::stdout().lock();
+    let patterns = a
+        .patterns
+        .iter()
+        .map(|p| EventPattern::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let searched = searched_pmus(lib, &a, &patterns)?;
+    let mut hits = vec![0usize; patterns.len()];
+    let listed: Vec<Listed> = searched
+        .iter()
+        .filter_map(|p| select(*p, &patterns, &mut hits))
+        .collect();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if a.json {
         let doc = json!({
             "host": lib.host(),
-            "pmus": pmus.iter().map(|p| pmu_json(p, os)).collect::<Vec<_>>(),
+            "pmus": listed.iter().map(|l| pmu_json(&l.pmu, &l.events, os)).collect::<Vec<_>>(),
         });
         writeln!(out, "{doc}")?;
+    } else if a.compact {
+        write_compact(&mut out, &listed, os, a.umasks)?;
+    } else {
+        write_full(&mut out, lib, &listed, os, !patterns.is_empty())?;
+    }
+    out.flush()?;
+    if patterns.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
+    Ok(report_misses(lib, &a, &patterns, &hits, &searched))
+}
+
+/// The PMUs to search: --pmu's, all, or the active ones, and the PMUs named
+/// plainly in the patterns' PMU parts.
+fn searched_pmus<'a>(
+    lib: &'a Library,
+    a: &Args,
+    patterns: &[EventPattern],
+) -> anyhow::Result<Vec<Pmu<'a>>> {
+    if let Some(name) = &a.pmu {
+        return match lib.pmu(name) {
+            Some(p) => Ok(vec![p]),
+            None => {
+                let known: Vec<_> = lib.pmus().map(|p| p.name()).collect();
+                anyhow::bail!(
+                    "unknown PMU {} (known: {})",
+                    crate::quoted(name),
+                    known.join(", ")
+                );
+            }
+        };
+    }
+    let mut pmus: Vec<Pmu> = if a.all {
+        lib.pmus().collect()
+    } else {
+        lib.active_pmus().collect()
+    };
+    let named = patterns
+        .iter()
+        .filter_map(|p| p.pmu.as_ref()?.literal())
+        .filter_map(|n| lib.pmu(&n));
+    for p in named {
+        if !pmus.iter().any(|q| q.id() == p.id()) {
+            pmus.push(p);
+        }
+    }
+    Ok(pmus)
+}
+
+/// The events of `pmu` the patterns select (all without patterns), counting
+/// each pattern's matches; `None` when there are none.
+fn select<'a>(pmu: Pmu<'a>, patterns: &[EventPattern], hits: &mut [usize]) -> Option<Listed<'a>> {
+    let events: Vec<Event> = pmu
+        .events()
+        .filter(|e| {
+            if patterns.is_empty() {
+                return true;
+            }
+            let mut any = false;
+            for (p, n) in patterns.iter().zip(hits.iter_mut()) {
+                if p.matches(pmu.name(), e.name()) {
+                    *n += 1;
+                    any = true;
+                }
+            }
+            any
+        })
+        .collect();
+    (patterns.is_empty() || !events.is_empty()).then_some(Listed { pmu, events })
+}
+
+/// Says which patterns matched nothing; the exit status: 1 when none matched.
+fn report_misses(
+    lib: &Library,
+    a: &Args,
+    patterns: &[EventPattern],
+    hits: &[usize],
+    searched: &[Pmu],
+) -> ExitCode {
+    let listed_any = hits.iter().any(|&n| n > 0);
+    for (p, _) in patterns.iter().zip(hits).filter(|(_, &n)| n == 0) {
+        let quoted = crate::quoted(&p.text);
+        if let Some(pmu) = &a.pmu {
+            warn!(
+                "pfm: no event matches {quoted} on PMU {}",
+                crate::quoted(pmu)
+            );
+            continue;
+        }
+        let elsewhere = lib
+            .pmus()
+            .filter(|q| !a.all && !searched.iter().any(|s| s.id() == q.id()))
+            .map(|q| q.events().filter(|e| p.matches(q.name(), e.name())).count())
+            .sum::<usize>();
+        if elsewhere > 0 {
+            warn!("pfm: no event matches {quoted} on the PMUs present here ({elsewhere} on other PMUs: add --all)");
+        } else {
+            warn!("pfm: no event matches {quoted} on any PMU pfmlib knows");
+        }
+    }
+    if listed_any {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// The PMU kind in words.
+fn kind_words(k: PmuKind) -> &'static str {
+    match k {
+        PmuKind::Core => "core",
+        PmuKind::Uncore => "uncore",
+        PmuKind::OsGeneric => "OS generic",
+    }
+}
+
+/// `n` and the noun, singular or plural.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The full text: the host line, then each PMU's header and events.
+fn write_full(
+    out: &mut impl Write,
+    lib: &Library,
+    listed: &[Listed],
+    os: Os,
+    filtered: bool,
+) -> std::io::Result<()> {
     writeln!(out, "{}", crate::host_line(lib))?;
-    if pmus.is_empty() {
+    if listed.is_empty() && !filtered {
         writeln!(
             out,
             "No PMU is active on this host; use --all or --pmu NAME to see the others."
         )?;
     }
-    for p in &pmus {
-        write_pmu(&mut out, p, os)?;
+    for l in listed {
+        write_pmu_header(out, &l.pmu, filtered.then_some(l.events.len()))?;
+        for e in &l.events {
+            write_event(out, e, os)?;
+        }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
-pub fn pmu_json(p: &Pmu, os: Os) -> Value {
+/// One line per event (and per unit mask with `umasks`), names aligned.
+fn write_compact(
+    out: &mut impl Write,
+    listed: &[Listed],
+    os: Os,
+    umasks: bool,
+) -> std::io::Result<()> {
+    let mut lines: Vec<(String, u64, &str)> = Vec::new();
+    for e in listed.iter().flat_map(|l| &l.events) {
+        let name = format!("{}::{}", e.pmu().name(), e.name());
+        if umasks {
+            let attrs = e.attrs(os);
+            let masks = attrs.iter().filter(|u| u.attr_type == AttrType::Umask);
+            let masks: Vec<_> = masks
+                .map(|u| (format!("{name}:{}", u.name), u.code, u.desc))
+                .collect();
+            lines.push((name, e.code(), e.desc()));
+            lines.extend(masks);
+        } else {
+            lines.push((name, e.code(), e.desc()));
+        }
+    }
+    let width = lines.iter().map(|l| l.0.len()).max().unwrap_or(0).min(60);
+    for (name, code, desc) in &lines {
+        writeln!(out, "{name:<width$}  {:<10}  {desc}", format!("{code:#x}"))?;
+    }
+    Ok(())
+}
+
+/// A PMU's JSON: its information and the events listed.
+pub fn pmu_json(p: &Pmu, events: &[Event], os: Os) -> Value {
     let mut v = serde_json::to_value(p.info()).unwrap_or(Value::Null);
-    v["events"] = p
-        .events()
-        .map(|e| event_json(&e, os))
+    v["events"] = events
+        .iter()
+        .map(|e| event_json(e, os))
         .collect::<Vec<_>>()
         .into();
     v
 }
 
-pub fn event_json(e: &pfmlib::Event, os: Os) -> Value {
+/// An event's JSON: its information, counters, attributes (and the IA-64
+/// queries on IA-64 PMUs).
+pub fn event_json(e: &Event, os: Os) -> Value {
     let mut v = serde_json::to_value(e.info(os)).unwrap_or(Value::Null);
     v["counters"] = format!("{:#x}", e.counter_mask()).into();
     v["attrs"] = serde_json::to_value(e.attrs(os)).unwrap_or(Value::Null);
@@ -80,31 +287,38 @@ pub fn event_json(e: &pfmlib::Event, os: Os) -> Value {
     v
 }
 
-fn write_pmu(out: &mut impl Write, p: &Pmu, os: Os) -> std::io::Result<()> {
+/// `PMU name — description [kind, presence, events, counters]`; `shown`:
+/// how many events follow when a pattern selected them.
+fn write_pmu_header(out: &mut impl Write, p: &Pmu, shown: Option<usize>) -> std::io::Result<()> {
     let i = p.info();
+    let mut events = count(i.nevents, "event");
+    if let Some(n) = shown {
+        events += &format!(" ({n} listed)");
+    }
     writeln!(out)?;
     writeln!(
         out,
-        "PMU {} — {} [{:?}, {}, {} events, {} generic + {} fixed counters]",
+        "PMU {} — {} [{}, {}, {events}, {} generic + {} fixed {}]",
         i.name,
         i.desc,
-        i.kind,
+        kind_words(i.kind),
         if i.is_present {
             "present"
         } else {
             "not present"
         },
-        i.nevents,
         i.num_cntrs,
-        i.num_fixed_cntrs
-    )?;
-    for e in p.events() {
-        write_event(out, &e, os)?;
-    }
-    Ok(())
+        i.num_fixed_cntrs,
+        if i.num_fixed_cntrs == 1 {
+            "counter"
+        } else {
+            "counters"
+        }
+    )
 }
 
-pub fn write_event(out: &mut impl Write, e: &pfmlib::Event, os: Os) -> std::io::Result<()> {
+/// One event in full: name, code and flags, description, unit masks, modifiers.
+pub fn write_event(out: &mut impl Write, e: &Event, os: Os) -> std::io::Result<()> {
     let i = e.info(os);
     let mut tags = vec![format!("code {:#x}", i.code)];
     if i.is_precise {

@@ -17,6 +17,7 @@ mod dispatch;
 mod info;
 mod input;
 mod list;
+mod pattern;
 mod stat;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -25,15 +26,76 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "pfm", version, about = "Performance-monitoring events: list, inspect, check encodings", long_about = None)]
 struct Cli {
+    #[command(flatten)]
+    host: HostArgs,
     #[command(subcommand)]
     cmd: Cmd,
 }
 
+/// Where the host facts come from (global options).
+#[derive(clap::Args)]
+struct HostArgs {
+    /// Answer for a recorded host: read `/proc` and `/sys` facts under DIR
+    /// (DIR/proc/cpuinfo, DIR/sys/bus/event_source/devices/...) instead of
+    /// this machine's. On Arm the CPU is identified from DIR/proc/cpuinfo; on
+    /// x86 it is always this machine's (CPUID, which no file can stand for).
+    /// Not for stat or counters, which count on this machine.
+    #[arg(long, global = true, value_name = "DIR")]
+    host_root: Option<std::path::PathBuf>,
+    /// Architecture of the recorded host (default: aarch64 when
+    /// DIR/proc/cpuinfo has a `CPU implementer` line, otherwise x86).
+    #[arg(long, global = true, value_enum, requires = "host_root")]
+    host_arch: Option<HostArch>,
+}
+
+/// Architecture of a recorded host.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum HostArch {
+    /// x86 (CPU from this machine's CPUID).
+    X86,
+    /// 64-bit Arm (libpfm4's arm64 build).
+    #[value(alias = "arm64")]
+    Aarch64,
+    /// 32-bit Arm (libpfm4's arm build).
+    Arm,
+}
+
+impl HostArgs {
+    /// The library to answer with: the running machine's, or one for the
+    /// recorded host, with libpfm4's environment options either way.
+    fn library(&self) -> anyhow::Result<Option<pfmlib::Library>> {
+        let Some(root) = &self.host_root else {
+            return Ok(None);
+        };
+        if !root.is_dir() {
+            anyhow::bail!(
+                "--host-root {}: not a directory",
+                crate::quoted(&root.to_string_lossy())
+            );
+        }
+        let cpuinfo = std::fs::read_to_string(root.join("proc/cpuinfo")).unwrap_or_default();
+        let arch = match self.host_arch {
+            Some(HostArch::X86) => pfmlib::Arch::X86,
+            Some(HostArch::Aarch64) => pfmlib::Arch::Aarch64,
+            Some(HostArch::Arm) => pfmlib::Arch::Arm,
+            None if cpuinfo.lines().any(|l| l.starts_with("CPU implementer")) => {
+                pfmlib::Arch::Aarch64
+            }
+            None => pfmlib::Arch::X86,
+        };
+        let host = pfmlib::Host::detect_with_root(arch, root.clone());
+        Ok(Some(pfmlib::Library::new(
+            host,
+            pfmlib::Options::from_env(),
+        )))
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
-    /// List PMUs and their events, unit masks and modifiers.
+    /// List PMUs and their events, unit masks and modifiers (all, or the events matching patterns).
     List(list::Args),
-    /// Show one event in full.
+    /// Show events in full.
     Info(info::Args),
     /// Encode events and show the register values / perf_event_attr.
     Check(check::Args),
@@ -82,19 +144,29 @@ pub fn quoted(s: &str) -> String {
     format!("{:?}... ({} bytes)", &s[..cut], s.len())
 }
 
-/// One line describing the host for people.
+/// One line describing the host for people: the CPU (Arm ones by
+/// implementer and part in hex, as `/proc/cpuinfo` shows them), where the
+/// facts come from when it is a recorded host, and whether the kernel
+/// exposes a CPU PMU.
 pub fn host_line(lib: &pfmlib::Library) -> String {
     let h = lib.host();
-    let cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
+    let mut cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
+    cpu += &match h.arm {
+        Some(a) => format!(
+            " (implementer {:#x}, part {:#x}, architecture {})",
+            a.implementer, a.part, a.architecture
+        ),
+        None => format!(" (family {}, model {})", h.family, h.model),
+    };
+    if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
+        cpu += &format!(", recorded host under {}", root.display());
+    }
     let pmu = if h.kernel_cpu_pmu {
         "the kernel exposes a hardware CPU PMU".to_string()
     } else {
-        "the kernel exposes no hardware CPU PMU (/sys/bus/event_source/devices/cpu is absent, as in most VMs): hardware events can be encoded but not counted here".to_string()
+        "the kernel exposes no hardware CPU PMU (no cpu or armv* PMU under /sys/bus/event_source/devices, as in most VMs): hardware events can be encoded but not counted here".to_string()
     };
-    format!(
-        "Host: {cpu} (family {}, model {}); {pmu}",
-        h.family, h.model
-    )
+    format!("Host: {cpu}; {pmu}")
 }
 
 /// Exit status of a process killed by SIGPIPE, as a shell reports it: what
@@ -200,7 +272,17 @@ fn main() -> ExitCode {
         warn!("pfm: standard output is closed: nowhere to write the results");
         return ExitCode::from(EXIT_OUTPUT_FAILED);
     }
-    let lib = pfmlib::Library::global();
+    let recorded = match cli.host.library() {
+        Ok(r) => r,
+        Err(e) => return exit_for(&e),
+    };
+    if recorded.is_some() && matches!(cli.cmd, Cmd::Stat(_) | Cmd::Counters(_)) {
+        warn!("pfm: --host-root answers for a recorded host; stat and counters count on this machine only");
+        return ExitCode::from(2);
+    }
+    let lib = recorded
+        .as_ref()
+        .unwrap_or_else(|| pfmlib::Library::global());
     announce(lib);
     let res = match cli.cmd {
         Cmd::List(a) => list::run(lib, a),

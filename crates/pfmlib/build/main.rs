@@ -31,8 +31,9 @@ use std::path::{Path, PathBuf};
 struct PmuOut {
     id: u32,
     name: String,
-    /// Place in libpfm4's lookup order (see [`Gen::new`]).
-    rank: usize,
+    /// Places in libpfm4's lookup orders: x86 and others, 32-bit Arm,
+    /// arm64 (see [`Gen::new`]).
+    rank: [usize; 3],
     rec: Vec<u8>,
 }
 
@@ -40,7 +41,8 @@ struct PmuOut {
 struct Gen {
     blob: Blob,
     ids: HashMap<String, u32>,
-    rank: HashMap<String, usize>,
+    /// Lookup-order positions: x86 and others, 32-bit Arm, arm64.
+    rank: [HashMap<String, usize>; 3],
     shift: u32,
     pmus: Vec<PmuOut>,
 }
@@ -76,6 +78,32 @@ fn run() -> Result<(), String> {
     gen.blob.write(&out, &consts).map_err(|e| e.to_string())
 }
 
+/// Positions in the lookup order of one architecture's build: its PMUs
+/// first, in `order`, then every other PMU of the general order after them.
+fn arch_ranks(
+    order: &[String],
+    general: &HashMap<String, usize>,
+    ids: &BTreeMap<String, u32>,
+) -> Result<HashMap<String, usize>, String> {
+    const AFTER: usize = 1000;
+    if general.len() >= 10_000 - AFTER || order.len() >= AFTER {
+        return Err("too many PMUs for the rank scheme".into());
+    }
+    let mut rank: HashMap<String, usize> = general
+        .iter()
+        .map(|(n, &r)| (n.clone(), AFTER + r))
+        .collect();
+    for (i, name) in order.iter().enumerate() {
+        if !ids.contains_key(name) || !general.contains_key(name) {
+            return Err(format!("{name} is not in `ids` and `lookup_order`"));
+        }
+        if rank.insert(name.clone(), i).is_some_and(|r| r < AFTER) {
+            return Err(format!("{name} is listed twice"));
+        }
+    }
+    Ok(rank)
+}
+
 /// The table files, sorted (everything `.toml` but the id list).
 fn data_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -94,10 +122,15 @@ impl Gen {
         let text = std::fs::read_to_string(ids_path).map_err(|e| e.to_string())?;
         let ids: schema::Ids =
             toml::from_str(&text).map_err(|e| format!("{}: {e}", ids_path.display()))?;
-        let mut rank = HashMap::new();
+        let mut general = HashMap::new();
         for (i, name) in ids.lookup_order.iter().enumerate() {
-            rank.entry(name.clone()).or_insert(i);
+            general.entry(name.clone()).or_insert(i);
         }
+        let arm = arch_ranks(&ids.lookup_order_arm, &general, &ids.ids)
+            .map_err(|e| format!("lookup_order_arm: {e}"))?;
+        let arm64 = arch_ranks(&ids.lookup_order_arm64, &general, &ids.ids)
+            .map_err(|e| format!("lookup_order_arm64: {e}"))?;
+        let rank = [general, arm, arm64];
         Ok(Gen {
             blob: Blob::new(),
             ids: ids.ids.into_iter().collect(),
@@ -317,11 +350,10 @@ impl Gen {
             .map_err(|e| format!("PMU {}: {e}", p.name))?;
         let models = self.blob.models.len();
         self.blob.models.extend(p.cpu_models.iter().copied());
-        let rank = self
+        let [rank, rank_arm, rank_arm64] = self
             .rank
-            .get(&p.name)
-            .copied()
-            .unwrap_or(10_000 + id as usize);
+            .each_ref()
+            .map(|r| r.get(&p.name).copied().unwrap_or(10_000 + id as usize));
         let mut r = Rec::new(layout::pmu::SIZE);
         use layout::pmu as m;
         r.u32(m::NAME, self.blob.intern(&p.name)?)
@@ -343,13 +375,15 @@ impl Gen {
             .u8(m::VARIANT, variant as u32)?
             .u8(m::VENDOR, vendor(p)?)?
             .u16(m::RANK, rank)?
+            .u16(m::RANK_ARM, rank_arm)?
+            .u16(m::RANK_ARM64, rank_arm64)?
             .u8(m::DISPATCH, dispatch(&p.dispatch)?)?
             .u32(m::UNCORE, self.blob.intern_opt(&p.uncore)?);
         let _ = &p.notes;
         self.pmus.push(PmuOut {
             id,
             name: p.name.clone(),
-            rank,
+            rank: [rank, rank_arm, rank_arm64],
             rec: r.0,
         });
         Ok(())
@@ -377,20 +411,27 @@ impl Gen {
         for p in &self.pmus {
             self.blob.pmus.extend_from_slice(&p.rec);
         }
-        // The PMUs (by position) in lookup order, so that no library sorts
-        // them at run time.
-        let mut order: Vec<usize> = (0..self.pmus.len()).collect();
-        order.sort_by_key(|&i| (self.pmus[i].rank, self.pmus[i].id));
-        let order: Vec<String> = order.iter().map(usize::to_string).collect();
+        // The PMUs (by position) in each lookup order, so that no library
+        // sorts them at run time.
+        let order = |k: usize| {
+            let mut order: Vec<usize> = (0..self.pmus.len()).collect();
+            order.sort_by_key(|&i| (self.pmus[i].rank[k], self.pmus[i].id));
+            let order: Vec<String> = order.iter().map(usize::to_string).collect();
+            order.join(", ")
+        };
         Ok(format!(
             "pub(crate) const NUM_PMUS: usize = {};\n\
              pub(crate) const PMU_NAME_INDEX: usize = {at};\n\
              pub(crate) const PMU_NAME_SLOTS: usize = {slots};\n\
              pub(crate) const EVENT_INDEX_SHIFT: u32 = {};\n\
-             pub(crate) const PMU_LOOKUP_ORDER: [u16; NUM_PMUS] = [{}];\n",
+             pub(crate) const PMU_LOOKUP_ORDER: [u16; NUM_PMUS] = [{}];\n\
+             pub(crate) const PMU_LOOKUP_ORDER_ARM: [u16; NUM_PMUS] = [{}];\n\
+             pub(crate) const PMU_LOOKUP_ORDER_ARM64: [u16; NUM_PMUS] = [{}];\n",
             self.pmus.len(),
             self.shift,
-            order.join(", ")
+            order(0),
+            order(1),
+            order(2)
         ))
     }
 }

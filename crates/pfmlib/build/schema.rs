@@ -107,4 +107,8 @@ pub struct Ids {
     pub event_index_shift: u32,
     pub ids: BTreeMap<String, u32>,
     pub lookup_order: Vec<String>,
+    /// The 32-bit Arm build's order (its PMUs only).
+    pub lookup_order_arm: Vec<String>,
+    /// The arm64 build's order (its PMUs only).
+    pub lookup_order_arm64: Vec<String>,
 }

@@ -50,7 +50,7 @@ impl Ctx {
         forced: Option<PmuDesc>,
         forcing: bool,
     ) -> Ctx {
-        active.sort_by_key(|p| (p.rank(), p.id()));
+        active.sort_by_key(|p| (p.rank(host.arch), p.id()));
         let words = PmuDesc::all().count().div_ceil(64);
         let (mut active_set, mut visible_set) = (vec![0; words], vec![0; words]);
         for p in &active {

@@ -84,7 +84,9 @@ pub struct Host {
     /// `/proc/cpuinfo`, read as libpfm4 reads them (`None`: not an Arm host,
     /// or libpfm4 would find them missing).
     pub arm: Option<ArmCpuId>,
-    /// The kernel exposes a hardware CPU PMU (`/sys/bus/event_source/devices/cpu`).
+    /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
+    /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
+    /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
     pub kernel_cpu_pmu: bool,
     /// The kernel has perf_events (`/proc/sys/kernel/perf_event_paranoid`).
     pub perf_events: bool,
@@ -145,6 +147,22 @@ impl Host {
     /// ```
     pub fn from_root(arch: Arch, root: PathBuf) -> Host {
         Host::from_facts(arch, Facts::under(root))
+    }
+
+    /// This machine's CPU with the kernel files of a recorded tree: a host
+    /// of architecture `arch` whose `/sys` and `/proc` are under `root`. On
+    /// Arm the CPU is read from `root/proc/cpuinfo` (as [`Host::from_root`]);
+    /// on x86 it comes from the CPUID instruction of the running machine
+    /// (no file can stand for it), or is unknown where this program does not
+    /// run on x86.
+    pub fn detect_with_root(arch: Arch, root: PathBuf) -> Host {
+        let mut h = Host::from_root(arch, root);
+        if arch == Arch::X86 {
+            if let Some(c) = cpu::native() {
+                h.set_cpu(c);
+            }
+        }
+        h
     }
 
     /// A host of architecture `arch` whose only kernel file is
@@ -280,11 +298,71 @@ impl Host {
 
     /// The kernel facts that are plain flags, from the files.
     fn read_kernel_facts(&mut self) {
-        self.kernel_cpu_pmu = ["cpu", "cpu_core", "armv8_pmuv3_0"]
+        self.kernel_cpu_pmu = self
+            .facts
+            .list_dir(EVENT_SOURCES)
             .iter()
-            .any(|d| self.facts.exists(&format!("{EVENT_SOURCES}/{d}")));
+            .any(|d| is_cpu_pmu_name(d));
         let paranoid = self.facts.read("/proc/sys/kernel/perf_event_paranoid");
         self.perf_events = paranoid.is_some();
         self.perf_event_paranoid = paranoid.and_then(|s| s.trim().parse().ok());
+    }
+}
+
+/// Is `name`, an entry of `/sys/bus/event_source/devices`, the kernel's
+/// hardware CPU PMU? x86: `cpu`, or `cpu_core`/`cpu_atom` on hybrid parts.
+/// Arm: the names of perf's Arm PMU drivers, `armv<N>_...` (`armv8_pmuv3_0`
+/// from ACPI, `armv8_cortex_a53` or `armv8_neoverse_n1` from the device
+/// tree, `armv7_cortex_a15` on 32-bit kernels), one per kind of core.
+fn is_cpu_pmu_name(name: &str) -> bool {
+    matches!(name, "cpu" | "cpu_core" | "cpu_atom")
+        || name
+            .strip_prefix("armv")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) && r.contains('_'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_pmu_names() {
+        for yes in [
+            "cpu",
+            "cpu_core",
+            "cpu_atom",
+            "armv8_pmuv3_0",
+            "armv8_pmuv3",
+            "armv8_cortex_a53",
+            "armv8_neoverse_n1",
+            "armv7_cortex_a15",
+        ] {
+            assert!(is_cpu_pmu_name(yes), "{yes}");
+        }
+        for no in [
+            "software",
+            "tracepoint",
+            "msr",
+            "uncore_imc_0",
+            "armv",
+            "armv8",
+            "arm_spe_0",
+            "power",
+        ] {
+            assert!(!is_cpu_pmu_name(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn cpu_pmu_from_a_device_tree_name() {
+        let h = Host::from_cpuinfo(Arch::Aarch64, "")
+            .with_file("/sys/bus/event_source/devices/armv8_cortex_a53/type", "8\n");
+        // with_file keeps the flags as they are; a tree read afresh sees it.
+        assert!(!h.kernel_cpu_pmu);
+        let f =
+            Facts::none().with_file("/sys/bus/event_source/devices/armv8_cortex_a53/type", "8\n");
+        assert_eq!(f.list_dir(EVENT_SOURCES), ["armv8_cortex_a53"]);
+        let h = Host::from_facts(Arch::Aarch64, f);
+        assert!(h.kernel_cpu_pmu);
     }
 }

@@ -248,11 +248,12 @@ pub fn is_table_string(s: &'static str) -> bool {
 }
 
 /// The visible PMUs, the active ones and the forced one, as libpfm4's
-/// initialisation decides them: PMUs in lookup order, disabled ones left
+/// initialisation decides them: PMUs in the lookup order of the build for
+/// the host's architecture (see `data/libpfm4_pmus.toml`), disabled ones left
 /// out; without a forced PMU every detected PMU is active; with one, only
 /// it is (whatever the host), and the PMUs after it are not set up at all.
 fn select_pmus(host: &Host, o: &Options) -> (Vec<PmuDesc>, Vec<PmuDesc>, Option<PmuDesc>) {
-    let order = PmuDesc::in_lookup_order();
+    let order = PmuDesc::in_lookup_order(host.arch);
     let (mut visible, mut active) = (Vec::with_capacity(order.len()), Vec::new());
     let order = order.filter(|p| o.disabled_pmus.is_empty() || !o.is_disabled(p.name()));
     let Some(forced) = o.force_pmu.as_deref() else {

@@ -48,14 +48,18 @@ pub mod pmu {
     /// 3 Arm, 4 Broadcom, 5 Cavium, 6 Fujitsu, 7 HiSilicon, 8 Applied Micro,
     /// 9 Qualcomm.
     pub const VENDOR: usize = 41;
-    /// Position in the lookup order (u16).
+    /// Position in the lookup order of x86 and other hosts (u16).
     pub const RANK: usize = 42;
     /// Model-specific dispatcher (u8): 0 none, 1 Nehalem, 2 IA-64.
     pub const DISPATCH: usize = 44;
     /// The uncore PMU dispatched beside this core PMU (string id, 0: none).
     pub const UNCORE: usize = 48;
+    /// Position in the lookup order of libpfm4's 32-bit Arm build (u16).
+    pub const RANK_ARM: usize = 52;
+    /// Position in the lookup order of libpfm4's arm64 build (u16).
+    pub const RANK_ARM64: usize = 54;
     /// Record size.
-    pub const SIZE: usize = 52;
+    pub const SIZE: usize = 56;
 }
 
 /// One event table, shared by the PMUs that have the same events.

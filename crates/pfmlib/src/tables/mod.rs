@@ -16,6 +16,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
 
+use crate::host::Arch;
 use crate::model::{PmuKind, Vendor};
 use generated::*;
 use hash::name_hash;
@@ -206,10 +207,15 @@ impl PmuDesc {
         (0..NUM_PMUS as u16).map(PmuDesc)
     }
 
-    /// Every PMU of the tables in libpfm4's lookup order (by rank, then
-    /// id), as the build sorted them.
-    pub fn in_lookup_order() -> impl ExactSizeIterator<Item = PmuDesc> + Clone {
-        PMU_LOOKUP_ORDER.iter().map(|&i| PmuDesc(i))
+    /// Every PMU of the tables in the lookup order of libpfm4's build for
+    /// `arch` (by [`PmuDesc::rank`], then id), as the build sorted them.
+    pub fn in_lookup_order(arch: Arch) -> impl ExactSizeIterator<Item = PmuDesc> + Clone {
+        let order: &'static [u16] = match arch {
+            Arch::Arm => &PMU_LOOKUP_ORDER_ARM,
+            Arch::Aarch64 => &PMU_LOOKUP_ORDER_ARM64,
+            _ => &PMU_LOOKUP_ORDER,
+        };
+        order.iter().map(|&i| PmuDesc(i))
     }
 
     /// The PMU with libpfm4 id `id` (`pfm_pmu_t`), through an index built
@@ -362,9 +368,16 @@ impl PmuDesc {
         })
     }
 
-    /// Position in libpfm4's lookup order.
-    pub fn rank(self) -> u16 {
-        u16_at(PMUS, self.at(layout::pmu::RANK))
+    /// Position in the lookup order of libpfm4's build for `arch` (the x86
+    /// build's order, which lists every architecture, for x86 and others;
+    /// on Arm, that build's PMUs first in its order, then the others).
+    pub fn rank(self, arch: Arch) -> u16 {
+        let at = match arch {
+            Arch::Arm => layout::pmu::RANK_ARM,
+            Arch::Aarch64 => layout::pmu::RANK_ARM64,
+            _ => layout::pmu::RANK,
+        };
+        u16_at(PMUS, self.at(at))
     }
 
     /// Model-specific dispatcher: 0 none, 1 Nehalem, 2 IA-64.

@@ -1,0 +1,248 @@
+//! Shell-style patterns over event names for `pfm list PATTERN`: `*` (any
+//! run of characters), `?` (one character), `[...]` (one character of a set:
+//! `[abc]`, ranges `[a-z]`, negated with `[!...]` or `[^...]`), compared
+//! without regard to ASCII case, as libpfm4 compares PMU and event names.
+
+use std::fmt;
+
+/// One element of a compiled glob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    /// A literal character (already lower-cased).
+    Lit(char),
+    /// `?`.
+    One,
+    /// `*`.
+    Any,
+    /// `[...]`: inclusive ranges (lower-cased), negated or not.
+    Set(Vec<(char, char)>, bool),
+}
+
+/// A compiled glob, matched against a whole name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Glob {
+    toks: Vec<Tok>,
+}
+
+/// A pattern that cannot be compiled, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternError {
+    /// The pattern as given.
+    pub pattern: String,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad pattern {}: {}",
+            crate::quoted(&self.pattern),
+            self.reason
+        )
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+impl Glob {
+    /// Compiles `p`; `whole` is the pattern reported in errors.
+    fn new(p: &str, whole: &str) -> Result<Glob, PatternError> {
+        let err = |reason| PatternError {
+            pattern: whole.to_string(),
+            reason,
+        };
+        let mut toks = Vec::new();
+        let mut it = p.chars().peekable();
+        while let Some(c) = it.next() {
+            let t = match c {
+                '*' => Tok::Any,
+                '?' => Tok::One,
+                '[' => {
+                    let neg = matches!(it.peek(), Some('!' | '^'));
+                    if neg {
+                        it.next();
+                    }
+                    let mut ranges = Vec::new();
+                    let mut first = true;
+                    loop {
+                        let c = it.next().ok_or_else(|| err("`[` without its `]`"))?;
+                        // A `]` right after `[` (or `[!`) is a member, as in the shell.
+                        if c == ']' && !first {
+                            break;
+                        }
+                        first = false;
+                        let lo = c.to_ascii_lowercase();
+                        let mut hi = lo;
+                        if it.peek() == Some(&'-') {
+                            let mut ahead = it.clone();
+                            ahead.next();
+                            if let Some(&h) = ahead.peek().filter(|&&h| h != ']') {
+                                it = ahead;
+                                it.next();
+                                hi = h.to_ascii_lowercase();
+                            }
+                        }
+                        if hi < lo {
+                            return Err(err("a range in `[...]` runs backwards"));
+                        }
+                        ranges.push((lo, hi));
+                    }
+                    Tok::Set(ranges, neg)
+                }
+                c => Tok::Lit(c.to_ascii_lowercase()),
+            };
+            if !(t == Tok::Any && toks.last() == Some(&Tok::Any)) {
+                toks.push(t);
+            }
+        }
+        Ok(Glob { toks })
+    }
+
+    /// Does the pattern match all of `name` (ASCII case ignored)?
+    pub fn matches(&self, name: &str) -> bool {
+        let s: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
+        let (mut p, mut i) = (0, 0);
+        // The last `*` seen and the name position it is tried at.
+        let mut star: Option<(usize, usize)> = None;
+        while i < s.len() {
+            match self.toks.get(p) {
+                Some(Tok::Any) => {
+                    star = Some((p, i));
+                    p += 1;
+                    continue;
+                }
+                Some(t) if one(t, s[i]) => {
+                    p += 1;
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            // Mismatch: let the last `*` take one more character.
+            match star {
+                Some((sp, si)) => {
+                    star = Some((sp, si + 1));
+                    p = sp + 1;
+                    i = si + 1;
+                }
+                None => return false,
+            }
+        }
+        self.toks[p..].iter().all(|t| *t == Tok::Any)
+    }
+
+    /// Is this pattern a plain name (no `*`, `?` or `[`)?
+    pub fn literal(&self) -> Option<String> {
+        self.toks
+            .iter()
+            .map(|t| match t {
+                Tok::Lit(c) => Some(*c),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Does the single-character token `t` match `c` (lower-cased)?
+fn one(t: &Tok, c: char) -> bool {
+    match t {
+        Tok::Lit(l) => *l == c,
+        Tok::One => true,
+        Tok::Set(ranges, neg) => ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *neg,
+        Tok::Any => false,
+    }
+}
+
+/// A `pfm list` pattern: `EVENT` (the event name on any PMU) or `PMU::EVENT`
+/// (both parts), each part a [`Glob`].
+#[derive(Debug, Clone)]
+pub struct EventPattern {
+    /// The pattern as given.
+    pub text: String,
+    /// The PMU part, if the pattern has `::`.
+    pub pmu: Option<Glob>,
+    /// The event part.
+    pub event: Glob,
+}
+
+impl EventPattern {
+    /// Parses `PMU::EVENT` or `EVENT`.
+    pub fn parse(text: &str) -> Result<EventPattern, PatternError> {
+        let err = |reason| PatternError {
+            pattern: text.to_string(),
+            reason,
+        };
+        let (pmu, event) = match text.split_once("::") {
+            Some((p, e)) => (Some(Glob::new(p, text)?), e),
+            None => (None, text),
+        };
+        if event.contains(':') {
+            return Err(err(
+                "patterns match `PMU::EVENT` names; unit masks and modifiers are not matched (list them with --umasks)",
+            ));
+        }
+        if event.is_empty() {
+            return Err(err("the event part is empty (use `*` for every event)"));
+        }
+        Ok(EventPattern {
+            text: text.to_string(),
+            pmu,
+            event: Glob::new(event, text)?,
+        })
+    }
+
+    /// Does the pattern match event `event` of PMU `pmu`?
+    pub fn matches(&self, pmu: &str, event: &str) -> bool {
+        self.pmu.as_ref().is_none_or(|g| g.matches(pmu)) && self.event.matches(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(p: &str) -> Glob {
+        Glob::new(p, p).unwrap()
+    }
+
+    #[test]
+    fn globs() {
+        assert!(g("inst_retired").matches("INST_RETIRED"));
+        assert!(g("INST*").matches("inst_retired"));
+        assert!(g("*").matches(""));
+        assert!(g("*_RETIRED").matches("INST_RETIRED"));
+        assert!(!g("*_RETIRED").matches("INST_RETIRED_ANY"));
+        assert!(g("*RET*ANY*").matches("INST_RETIRED_ANY_P"));
+        assert!(g("cycle?").matches("CYCLES"));
+        assert!(!g("cycle?").matches("CYCLE"));
+        assert!(g("l[12]d*").matches("L1D_CACHE"));
+        assert!(!g("l[!12]d*").matches("L1D_CACHE"));
+        assert!(g("l[^12]d*").matches("L3D_CACHE"));
+        assert!(g("[a-c]*").matches("BR_MISP"));
+        assert!(g("[]x]").matches("]"));
+        assert!(g("[a-]").matches("-"));
+        assert!(g("a**b").matches("ab"));
+        assert!(g("*a*a*a*a*b").matches("aaaaaaaaaaaaaaaaab"));
+        assert!(!g("*a*a*a*a*b").matches("aaaaaaaaaaaaaaaaaa"));
+        assert_eq!(g("Nhm").literal().as_deref(), Some("nhm"));
+        assert_eq!(g("nhm*").literal(), None);
+        for bad in ["[abc", "[z-a]", "x[", "[!"] {
+            assert!(Glob::new(bad, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn event_patterns() {
+        let p = EventPattern::parse("arm_*::cpu_cycles").unwrap();
+        assert!(p.matches("arm_n1", "CPU_CYCLES"));
+        assert!(!p.matches("perf", "CPU_CYCLES"));
+        let p = EventPattern::parse("*cycles*").unwrap();
+        assert!(p.matches("perf", "PERF_COUNT_HW_CPU_CYCLES"));
+        assert!(EventPattern::parse("nhm::INST_RETIRED:ANY_P").is_err());
+        assert!(EventPattern::parse("nhm::").is_err());
+        assert!(EventPattern::parse("").is_err());
+        assert!(EventPattern::parse("[x").is_err());
+    }
+}

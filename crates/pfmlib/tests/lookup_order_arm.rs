@@ -1,0 +1,22 @@
+//! The PMU lookup order of libpfm4 4.13 built for arm (`make ARCH=arm lib`,
+//! through `PFMLIB_LIBPFM4_ARM`) is pfmlib's on a host of that
+//! architecture: the PMU a forced prefix picks, the PMUs set up before it,
+//! and the order of every PMU of the build (see `common/order.rs`).
+
+mod common;
+#[path = "common/order.rs"]
+mod order;
+
+use common::arm::Build;
+use pfmlib::Arch;
+
+/// Does nothing but in the probe processes `order` starts.
+#[test]
+fn probe_arm() {
+    order::probe(Build::Arm);
+}
+
+#[test]
+fn forced_prefixes_and_lookup_order_match_libpfm4_arm() {
+    order::forced_choice_and_order(Build::Arm, Arch::Arm, "probe_arm");
+}
