@@ -2,6 +2,8 @@
 //! run of characters), `?` (one character), `[...]` (one character of a set:
 //! `[abc]`, ranges `[a-z]`, negated with `[!...]` or `[^...]`), compared
 //! without regard to ASCII case, as libpfm4 compares PMU and event names.
+//! Patterns are checked and normalised here (lower case, `[^` as `[!`);
+//! the matching is pfmlib-perf's, the one its tracepoint globs use.
 
 use std::fmt;
 
@@ -14,14 +16,16 @@ enum Tok {
     One,
     /// `*`.
     Any,
-    /// `[...]`: inclusive ranges (lower-cased), negated or not.
-    Set(Vec<(char, char)>, bool),
+    /// `[...]`.
+    Set,
 }
 
-/// A compiled glob, matched against a whole name.
+/// A checked glob, matched against a whole name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Glob {
     toks: Vec<Tok>,
+    /// The pattern in lower case, negated sets written `[!...]`.
+    norm: String,
 }
 
 /// A pattern that cannot be compiled, with the reason.
@@ -54,6 +58,7 @@ impl Glob {
             reason,
         };
         let mut toks = Vec::new();
+        let mut norm = String::with_capacity(p.len());
         let mut it = p.chars().peekable();
         while let Some(c) = it.next() {
             let t = match c {
@@ -64,7 +69,7 @@ impl Glob {
                     if neg {
                         it.next();
                     }
-                    let mut ranges = Vec::new();
+                    norm.push_str(if neg { "[!" } else { "[" });
                     let mut first = true;
                     loop {
                         let c = it.next().ok_or_else(|| err("`[` without its `]`"))?;
@@ -87,50 +92,32 @@ impl Glob {
                         if hi < lo {
                             return Err(err("a range in `[...]` runs backwards"));
                         }
-                        ranges.push((lo, hi));
+                        norm.push(lo);
+                        if hi != lo {
+                            norm.push('-');
+                            norm.push(hi);
+                        }
                     }
-                    Tok::Set(ranges, neg)
+                    norm.push(']');
+                    Tok::Set
                 }
                 c => Tok::Lit(c.to_ascii_lowercase()),
             };
-            if !(t == Tok::Any && toks.last() == Some(&Tok::Any)) {
-                toks.push(t);
+            match t {
+                Tok::Any if toks.last() == Some(&Tok::Any) => continue,
+                Tok::Any => norm.push('*'),
+                Tok::One => norm.push('?'),
+                Tok::Lit(c) => norm.push(c),
+                Tok::Set => {}
             }
+            toks.push(t);
         }
-        Ok(Glob { toks })
+        Ok(Glob { toks, norm })
     }
 
     /// Does the pattern match all of `name` (ASCII case ignored)?
     pub fn matches(&self, name: &str) -> bool {
-        let s: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
-        let (mut p, mut i) = (0, 0);
-        // The last `*` seen and the name position it is tried at.
-        let mut star: Option<(usize, usize)> = None;
-        while i < s.len() {
-            match self.toks.get(p) {
-                Some(Tok::Any) => {
-                    star = Some((p, i));
-                    p += 1;
-                    continue;
-                }
-                Some(t) if one(t, s[i]) => {
-                    p += 1;
-                    i += 1;
-                    continue;
-                }
-                _ => {}
-            }
-            // Mismatch: let the last `*` take one more character.
-            match star {
-                Some((sp, si)) => {
-                    star = Some((sp, si + 1));
-                    p = sp + 1;
-                    i = si + 1;
-                }
-                None => return false,
-            }
-        }
-        self.toks[p..].iter().all(|t| *t == Tok::Any)
+        pfmlib_perf::perf_syntax::tracepoint::glob_match(&self.norm, &name.to_ascii_lowercase())
     }
 
     /// Is this pattern a plain name (no `*`, `?` or `[`)?
@@ -142,16 +129,6 @@ impl Glob {
                 _ => None,
             })
             .collect()
-    }
-}
-
-/// Does the single-character token `t` match `c` (lower-cased)?
-fn one(t: &Tok, c: char) -> bool {
-    match t {
-        Tok::Lit(l) => *l == c,
-        Tok::One => true,
-        Tok::Set(ranges, neg) => ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *neg,
-        Tok::Any => false,
     }
 }
 
