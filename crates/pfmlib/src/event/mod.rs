@@ -162,6 +162,7 @@ fn alias_target(
 /// Looks an event string up: the PMU and the event (aliases followed), with
 /// the same answers and errors as [`parse_event`]. A string without
 /// attributes needs no attribute resolution, so none is done.
+#[inline]
 pub(crate) fn lookup_event(ctx: &Ctx, input: &str) -> Result<(PmuDesc, EventDesc)> {
     let (pmu, ev, _, attrs) = resolve(ctx, input)?;
     if attrs.is_none() {
