@@ -11,69 +11,14 @@
 
 use pfm_oracle::Libpfm4;
 use pfmlib::{AttrType, Library, Os};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
-/// Longest run of consecutive words two descriptions may share.
-const MAX_SHARED_RUN: usize = 7;
-/// Largest share of word triples two descriptions may have in common.
-const MAX_TRIPLE_SHARE: f64 = 0.5;
-/// Fewest words for the word-triple measure to mean anything.
-const MIN_TRIPLE_WORDS: usize = 8;
-
-fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty() && !w.contains('_'))
-        .map(str::to_lowercase)
-        .collect()
-}
-
-fn longest_shared_run(a: &[String], b: &[String]) -> usize {
-    let mut best = 0;
-    let mut prev = vec![0usize; b.len() + 1];
-    for x in a {
-        let mut cur = vec![0usize; b.len() + 1];
-        for (j, y) in b.iter().enumerate() {
-            if x == y {
-                cur[j + 1] = prev[j] + 1;
-                best = best.max(cur[j + 1]);
-            }
-        }
-        prev = cur;
-    }
-    best
-}
-
-fn triple_share(a: &[String], b: &[String]) -> f64 {
-    let t = |w: &[String]| -> HashSet<String> { w.windows(3).map(|x| x.join(" ")).collect() };
-    let (ta, tb) = (t(a), t(b));
-    if ta.len() < 3 || tb.len() < 3 {
-        return 0.0;
-    }
-    ta.intersection(&tb).count() as f64 / ta.len().min(tb.len()) as f64
-}
+#[path = "common/words.rs"]
+mod words;
 
 /// Why `ours` reads as a copy of `theirs`, if it does.
-pub fn copied(ours: &str, theirs: &str) -> Option<String> {
-    let (a, b) = (words(ours), words(theirs));
-    if a.is_empty() || b.is_empty() {
-        return None;
-    }
-    if a == b && a.len() > 2 {
-        return Some("same words".into());
-    }
-    let run = longest_shared_run(&a, &b);
-    if run > MAX_SHARED_RUN {
-        return Some(format!("{run} consecutive words in common"));
-    }
-    let share = if a.len().min(b.len()) >= MIN_TRIPLE_WORDS {
-        triple_share(&a, &b)
-    } else {
-        0.0
-    };
-    if share > MAX_TRIPLE_SHARE {
-        return Some(format!("{:.0}% of word triples in common", share * 100.0));
-    }
-    None
+fn copied(ours: &str, theirs: &str) -> Option<String> {
+    words::copied_by(ours, theirs, words::PROSE)
 }
 
 #[test]
