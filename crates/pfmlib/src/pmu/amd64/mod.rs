@@ -146,7 +146,7 @@ impl Engine for Amd64 {
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let codes = encode(d)?;
         attr.type_ = match d.pmu.perf_name() {
-            Some(name) => perf_type(ctx, name)?,
+            Some(name) => super::kernel_type::perf_type(ctx, name, "its events")?,
             None => PERF_TYPE_RAW,
         };
         let mut reg = AmdPerfCtl(codes[0]);
@@ -159,60 +159,6 @@ impl Engine for Amd64 {
         attr.config = reg.0;
         Ok(codes)
     }
-}
-
-/// `perf_event_attr.type` of the kernel's PMU `name`, read as libpfm4 reads
-/// it (`fscanf(f, "%d")` of `/sys/bus/event_source/devices/<name>/type`): no
-/// file or no number is PFM_ERR_NOTSUPP; a negative number is returned as
-/// the error it encodes.
-fn perf_type(ctx: &Ctx, name: &str) -> Result<u32> {
-    let path = format!("{}/{name}/type", crate::host::EVENT_SOURCES);
-    let text = ctx.host.perf_pmu_type(name).ok_or_else(|| {
-        Error::new(
-            ErrorKind::NotSupported,
-            format!("the kernel exposes no perf_events PMU {name:?} ({path} is absent): its events cannot be encoded for perf_events here"),
-        )
-    })?;
-    let v = scan_int(&text).ok_or_else(|| {
-        Error::new(
-            ErrorKind::NotSupported,
-            format!("{path} does not hold a PMU type number"),
-        )
-    })?;
-    if v < 0 {
-        let kind = ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported);
-        return Err(Error::new(
-            kind,
-            format!("{path} holds a negative PMU type {v}"),
-        ));
-    }
-    Ok(v as u32)
-}
-
-/// C's `scanf("%d")` as glibc does it: white space skipped, an optional
-/// sign, decimal digits (at least one), the value converted as a `long`
-/// (saturating) and then truncated to an `int`.
-fn scan_int(text: &str) -> Option<i32> {
-    let t = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
-    let (neg, digits) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let n = digits.bytes().take_while(u8::is_ascii_digit).count();
-    if n == 0 {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for b in digits[..n].bytes() {
-        let dg = i64::from(b - b'0');
-        v = if neg {
-            v.saturating_mul(10).saturating_sub(dg)
-        } else {
-            v.saturating_mul(10).saturating_add(dg)
-        };
-    }
-    Some(v as i32)
 }
 
 /// What the requested attributes have set.
@@ -406,28 +352,6 @@ fn add_defaults(st: &mut State, d: &mut Desc) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `scan_int` reads what glibc's `scanf("%d")` reads.
-    #[test]
-    fn scan_int_is_scanf_d() {
-        let cases: [(&str, Option<i32>); 12] = [
-            ("12\n", Some(12)),
-            ("\n\t 7", Some(7)),
-            ("+3", Some(3)),
-            ("-5", Some(-5)),
-            ("42abc", Some(42)),
-            ("4294967297", Some(1)),
-            ("99999999999999999999", Some(-1)),
-            ("-99999999999999999999", Some(0)),
-            ("", None),
-            ("-", None),
-            ("x1", None),
-            ("+ 1", None),
-        ];
-        for (text, want) in cases {
-            assert_eq!(scan_int(text), want, "{text:?}");
-        }
-    }
 
     /// The revision rules at their boundaries.
     #[test]

@@ -19,7 +19,7 @@ use super::{offer_of, Engine};
 use crate::ctx::Ctx;
 use crate::defs::{ext, modifier, FamilyDefs};
 use crate::desc::{AttrRef, Desc, Offer};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::host::{Arch, ArmCpuId, Host};
 use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
 use crate::model::{Os, Plm, PmuKind};
@@ -100,7 +100,11 @@ impl Engine for Arm {
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let code = encode(d);
         if d.pmu.kind() == PmuKind::Uncore {
-            attr.type_ = perf_type(ctx, d.pmu.perf_name().unwrap_or_default())?;
+            attr.type_ = super::kernel_type::perf_type(
+                ctx,
+                d.pmu.perf_name().unwrap_or_default(),
+                "its events",
+            )?;
             attr.config = code;
         } else {
             let mut reg = EvType(code);
@@ -179,37 +183,4 @@ fn levels_asked(d: &Desc) -> Option<Plm> {
         }
     }
     given.then_some(plm)
-}
-
-/// The kernel's type number of perf_events PMU `name`, read as C's
-/// `fscanf("%d")`: absent or unreadable is "not supported here"; a negative
-/// number is returned as the error it is.
-fn perf_type(ctx: &Ctx, name: &str) -> Result<u32> {
-    let path = format!("{}/{name}/type", crate::host::EVENT_SOURCES);
-    let text = ctx.host.perf_pmu_type(name).ok_or_else(|| {
-        Error::new(
-            ErrorKind::NotSupported,
-            format!("the kernel exposes no perf_events PMU {name:?} ({path} is absent): its events cannot be encoded for perf_events here"),
-        )
-    })?;
-    let t = text.trim_start();
-    let end = t
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
-        .map_or(t.len(), |(i, _)| i);
-    let v: i64 = t[..end].parse().map_err(|_| {
-        Error::new(
-            ErrorKind::NotSupported,
-            format!("{path} does not hold a PMU type number"),
-        )
-    })?;
-    let v = v as i32;
-    if v < 0 {
-        let kind = ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported);
-        return Err(Error::new(
-            kind,
-            format!("{path} holds a negative PMU type {v}"),
-        ));
-    }
-    Ok(v as u32)
 }

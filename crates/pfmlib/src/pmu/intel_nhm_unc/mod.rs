@@ -62,7 +62,11 @@ impl Engine for NhmUncore {
     /// The uncore PMU's dynamic type, the code without EN/PMI.
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let codes = encode(d)?;
-        attr.type_ = perf_type(ctx, d.pmu.perf_name().unwrap_or("uncore"))?;
+        attr.type_ = super::kernel_type::perf_type(
+            ctx,
+            d.pmu.perf_name().unwrap_or("uncore"),
+            "uncore events",
+        )?;
         let mut reg = UncPerfEvtSel(codes[0]);
         reg.set_en(0);
         reg.set_pmi(0);
@@ -213,38 +217,4 @@ fn add_defaults(st: &mut State, d: &mut Desc) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The kernel's type number of perf_events PMU `name`, read as C's
-/// `fscanf("%d")` would: absent or unreadable is "not supported here", a
-/// negative number is returned as the error it is.
-fn perf_type(ctx: &Ctx, name: &str) -> Result<u32> {
-    let path = format!("{}/{name}/type", crate::host::EVENT_SOURCES);
-    let text = ctx.host.perf_pmu_type(name).ok_or_else(|| {
-        Error::new(
-            ErrorKind::NotSupported,
-            format!("the kernel exposes no perf_events PMU {name:?} ({path} is absent): uncore events cannot be encoded for perf_events here"),
-        )
-    })?;
-    let t = text.trim_start();
-    let digits_end = t
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
-        .map(|(i, _)| i)
-        .unwrap_or(t.len());
-    let v: i64 = t[..digits_end].parse().map_err(|_| {
-        Error::new(
-            ErrorKind::NotSupported,
-            format!("{path} does not hold a PMU type number"),
-        )
-    })?;
-    let v = v as i32;
-    if v < 0 {
-        let kind = ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported);
-        return Err(Error::new(
-            kind,
-            format!("{path} holds a negative PMU type {v}"),
-        ));
-    }
-    Ok(v as u32)
 }

@@ -478,17 +478,10 @@ fn uncore_perf_type(ctx: &Ctx, d: &Desc) -> Result<u32> {
 /// reports "not supported" (no file, no number, or -1), `Err(Some(v))` for
 /// another negative number.
 fn perf_type(ctx: &Ctx, name: &str) -> std::result::Result<u32, Option<i32>> {
-    let text = ctx.host.perf_pmu_type(name).ok_or(None)?;
-    let t = text.trim_start();
-    let end = t
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
-        .map_or(t.len(), |(i, _)| i);
-    let v = t[..end].parse::<i64>().map_err(|_| None)? as i32;
-    match v {
-        -1 => Err(None),
-        v if v < 0 => Err(Some(v)),
-        v => Ok(v as u32),
+    match crate::pmu::kernel_type::kernel_pmu_type(&ctx.host, name) {
+        None | Some(-1) => Err(None),
+        Some(v) if v < 0 => Err(Some(v)),
+        Some(v) => Ok(v as u32),
     }
 }
 

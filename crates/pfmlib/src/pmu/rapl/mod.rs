@@ -10,6 +10,7 @@
 
 pub(crate) use crate::defs::rapl as defs;
 
+use super::kernel_type::kernel_pmu_type;
 use super::{cpu_matches, offer_of, Engine};
 use crate::ctx::Ctx;
 use crate::defs::{bit, ext, position, FamilyDefs};
@@ -171,32 +172,6 @@ pub(crate) fn required_type(ctx: &Ctx, name: &str) -> Result<u32> {
             format!("the kernel exposes no perf_events PMU {name:?} ({path} is absent or holds no number): its events cannot be encoded for perf_events here"),
         )),
     }
-}
-
-/// The number in the kernel's `type` file of perf_events PMU `name`, read
-/// as C's `fscanf("%d")` reads it (blanks, a sign, digits; saturated to a
-/// `long`, then kept to an `int`); `None` without the file or a number.
-pub(crate) fn kernel_pmu_type(host: &Host, name: &str) -> Option<i32> {
-    let text = host.perf_pmu_type(name)?;
-    let t = text.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    let (neg, digits) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let end = digits
-        .bytes()
-        .position(|c| !c.is_ascii_digit())
-        .unwrap_or(digits.len());
-    if end == 0 {
-        return None;
-    }
-    let magnitude = digits[..end]
-        .bytes()
-        .fold(0i128, |v, c| (v * 10 + i128::from(c - b'0')).min(1 << 64));
-    let v = if neg { -magnitude } else { magnitude };
-    let long = v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
-    Some(long as i32)
 }
 
 #[cfg(test)]

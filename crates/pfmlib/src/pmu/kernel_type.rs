@@ -1,0 +1,97 @@
+//! The kernel's type number of a perf_events PMU, read from
+//! `/sys/bus/event_source/devices/<name>/type` (through the host's facts)
+//! the way libpfm4 reads it, with `fscanf(f, "%d")`: every family that
+//! encodes for a kernel PMU other than the CPU's asks here.
+
+use crate::ctx::Ctx;
+use crate::error::{Error, ErrorKind, Result};
+use crate::host::{Host, EVENT_SOURCES};
+
+/// C's `scanf("%d")` as glibc does it: white space skipped, an optional
+/// sign, decimal digits (at least one), the value converted as a `long`
+/// (saturating) and then truncated to an `int`.
+pub(crate) fn scan_int(text: &str) -> Option<i32> {
+    let t = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let (neg, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for b in digits[..n].bytes() {
+        let dg = i64::from(b - b'0');
+        v = if neg {
+            v.saturating_mul(10).saturating_sub(dg)
+        } else {
+            v.saturating_mul(10).saturating_add(dg)
+        };
+    }
+    Some(v as i32)
+}
+
+/// The number in kernel PMU `name`'s `type` file; `None` without the file
+/// or a number.
+pub(crate) fn kernel_pmu_type(host: &Host, name: &str) -> Option<i32> {
+    host.perf_pmu_type(name).and_then(|t| scan_int(&t))
+}
+
+/// `perf_event_attr.type` for kernel PMU `name`: no file or no number is
+/// "not supported here" (`whose` names the events that cannot be encoded,
+/// for the message); a negative number is returned as the error it encodes.
+pub(crate) fn perf_type(ctx: &Ctx, name: &str, whose: &str) -> Result<u32> {
+    let path = format!("{EVENT_SOURCES}/{name}/type");
+    let text = ctx.host.perf_pmu_type(name).ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!("the kernel exposes no perf_events PMU {name:?} ({path} is absent): {whose} cannot be encoded for perf_events here"),
+        )
+    })?;
+    let v = scan_int(&text).ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotSupported,
+            format!("{path} does not hold a PMU type number"),
+        )
+    })?;
+    if v < 0 {
+        let kind = ErrorKind::from_code(v).unwrap_or(ErrorKind::NotSupported);
+        return Err(Error::new(
+            kind,
+            format!("{path} holds a negative PMU type {v}"),
+        ));
+    }
+    Ok(v as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What glibc's `scanf("%d")` reads.
+    #[test]
+    fn scan_int_is_scanf_d() {
+        let cases: [(&str, Option<i32>); 15] = [
+            ("12\n", Some(12)),
+            ("\n\t 7", Some(7)),
+            (" 17\n", Some(17)),
+            ("+3", Some(3)),
+            ("+9x", Some(9)),
+            ("-5", Some(-5)),
+            ("42abc", Some(42)),
+            ("4294967297", Some(1)),
+            ("99999999999999999999", Some(-1)),
+            ("-99999999999999999999", Some(0)),
+            ("", None),
+            ("-", None),
+            ("x1", None),
+            ("x9", None),
+            ("+ 1", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(scan_int(text), want, "{text:?}");
+        }
+    }
+}
