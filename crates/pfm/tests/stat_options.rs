@@ -247,6 +247,15 @@ fn delayed_dd() -> (String, std::thread::JoinHandle<()>) {
         .spawn()
         .expect("start sh");
     let pid = c.id().to_string();
+    // The test reads the command name counting starts with: wait (at most
+    // 2 s) until the child is `sh`, not still this test's thread name.
+    let comm = format!("/proc/{pid}/comm");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while std::fs::read_to_string(&comm).is_ok_and(|c| c.trim() != "sh")
+        && std::time::Instant::now() < until
+    {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     // Reaped at once: perf waits for a zombie target as for a live one.
     let reaper = std::thread::spawn(move || {
         let _ = c.wait();
