@@ -8,7 +8,7 @@ use crate::desc::Offer;
 use crate::kernel::PERF_ATTRS;
 use crate::model::{AttrCtrl, AttrType, Os};
 use crate::pmu::{engine, EventFlags};
-use crate::tables::{EventDesc, PmuDesc};
+use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 
 /// One attribute of an event.
 #[derive(Debug, Clone, Copy)]
@@ -33,59 +33,66 @@ fn bits(mut m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The entry of unit mask `um` of `ev` (a unit mask of its PMU's variant).
+pub(crate) fn umask_entry(pmu: PmuDesc, ev: EventDesc, um: UmaskDesc) -> AttrEntry {
+    let info = engine(pmu).umask_info(pmu, ev, um);
+    AttrEntry {
+        name: um.name(),
+        desc: um.desc(),
+        equiv: um.equiv(),
+        code: info.code,
+        ty: AttrType::Umask,
+        ctrl: AttrCtrl::Pmu,
+        is_dfl: info.is_dfl,
+        flags: info.flags,
+    }
+}
+
+/// The entry of hardware modifier `id` of `pmu`'s family.
+pub(crate) fn mod_entry(pmu: PmuDesc, id: usize) -> Option<AttrEntry> {
+    let m = engine(pmu).defs().modifiers.get(id)?;
+    Some(AttrEntry {
+        name: m.name,
+        desc: m.desc,
+        equiv: None,
+        code: id as u64,
+        ty: if m.kind == ModKind::Int {
+            AttrType::ModInteger
+        } else {
+            AttrType::ModBool
+        },
+        ctrl: AttrCtrl::Pmu,
+        is_dfl: false,
+        flags: EventFlags::NONE,
+    })
+}
+
+/// The entry of perf_events attribute `id`.
+pub(crate) fn perf_entry(id: usize) -> Option<AttrEntry> {
+    let a = PERF_ATTRS.get(id)?;
+    Some(AttrEntry {
+        name: a.name,
+        desc: a.desc,
+        equiv: None,
+        code: id as u64,
+        ty: a.ty,
+        ctrl: AttrCtrl::PerfEvent,
+        is_dfl: false,
+        flags: EventFlags::NONE,
+    })
+}
+
 /// The attributes `ev` of `pmu` takes with `os`.
 pub(crate) fn list(ctx: &Ctx, pmu: PmuDesc, ev: EventDesc, os: Os) -> Vec<AttrEntry> {
-    let e = engine(pmu);
-    let offer = e.offer(ctx, pmu, ev, os);
+    let offer = engine(pmu).offer(ctx, pmu, ev, os);
     let variant = pmu.variant_bit();
     let mut v: Vec<AttrEntry> = ev
         .umasks()
         .filter(|u| u.in_variant(variant))
-        .map(|um| {
-            let info = e.umask_info(pmu, ev, um);
-            AttrEntry {
-                name: um.name(),
-                desc: um.desc(),
-                equiv: um.equiv(),
-                code: info.code,
-                ty: AttrType::Umask,
-                ctrl: AttrCtrl::Pmu,
-                is_dfl: info.is_dfl,
-                flags: info.flags,
-            }
-        })
+        .map(|um| umask_entry(pmu, ev, um))
         .collect();
-    let mods = e.defs().modifiers;
-    v.extend(bits(offer.mods).filter_map(|id| {
-        let m = mods.get(id)?;
-        Some(AttrEntry {
-            name: m.name,
-            desc: m.desc,
-            equiv: None,
-            code: id as u64,
-            ty: if m.kind == ModKind::Int {
-                AttrType::ModInteger
-            } else {
-                AttrType::ModBool
-            },
-            ctrl: AttrCtrl::Pmu,
-            is_dfl: false,
-            flags: EventFlags::NONE,
-        })
-    }));
-    v.extend(bits(offer.perf).filter_map(|id| {
-        let a = PERF_ATTRS.get(id)?;
-        Some(AttrEntry {
-            name: a.name,
-            desc: a.desc,
-            equiv: None,
-            code: id as u64,
-            ty: a.ty,
-            ctrl: AttrCtrl::PerfEvent,
-            is_dfl: false,
-            flags: EventFlags::NONE,
-        })
-    }));
+    v.extend(bits(offer.mods).filter_map(|id| mod_entry(pmu, id)));
+    v.extend(bits(offer.perf).filter_map(perf_entry));
     v
 }
 

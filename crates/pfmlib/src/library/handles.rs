@@ -3,11 +3,9 @@
 
 use super::Library;
 use crate::attrs::{self, AttrEntry};
-use crate::defs::ModKind;
-use crate::kernel::PERF_ATTRS;
-use crate::model::{AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo};
+use crate::model::{AttrInfo, EventInfo, Os, Plm, PmuInfo};
 use crate::os::event_index;
-use crate::pmu::{engine, EventFlags};
+use crate::pmu::engine;
 use crate::tables::{pool_cstr, EventDesc, PmuDesc, EVENT_INDEX_SHIFT};
 use std::ffi::CStr;
 
@@ -214,58 +212,16 @@ impl<'a> Event<'a> {
         let mut k = i;
         for um in ev.umasks().filter(|u| u.in_variant(variant)) {
             if k == 0 {
-                let info = e.umask_info(p, ev, um);
-                let a = AttrEntry {
-                    name: um.name(),
-                    desc: um.desc(),
-                    equiv: um.equiv(),
-                    code: info.code,
-                    ty: AttrType::Umask,
-                    ctrl: AttrCtrl::Pmu,
-                    is_dfl: info.is_dfl,
-                    flags: info.flags,
-                };
-                return Some(attr_info(&a, i));
+                return Some(attr_info(&attrs::umask_entry(p, ev, um), i));
             }
             k -= 1;
         }
         let offer = e.offer(ctx, p, ev, os);
         let nmods = offer.mods.count_ones() as usize;
-        let (mask, is_mod) = if k < nmods {
-            (offer.mods, true)
+        let a = if k < nmods {
+            attrs::mod_entry(p, nth_bit(offer.mods, k)?)?
         } else {
-            k -= nmods;
-            (offer.perf, false)
-        };
-        let id = nth_bit(mask, k)?;
-        let a = if is_mod {
-            let m = e.defs().modifiers.get(id)?;
-            AttrEntry {
-                name: m.name,
-                desc: m.desc,
-                equiv: None,
-                code: id as u64,
-                ty: if m.kind == ModKind::Int {
-                    AttrType::ModInteger
-                } else {
-                    AttrType::ModBool
-                },
-                ctrl: AttrCtrl::Pmu,
-                is_dfl: false,
-                flags: EventFlags::NONE,
-            }
-        } else {
-            let pa = PERF_ATTRS.get(id)?;
-            AttrEntry {
-                name: pa.name,
-                desc: pa.desc,
-                equiv: None,
-                code: id as u64,
-                ty: pa.ty,
-                ctrl: AttrCtrl::PerfEvent,
-                is_dfl: false,
-                flags: EventFlags::NONE,
-            }
+            attrs::perf_entry(nth_bit(offer.perf, k - nmods)?)?
         };
         Some(attr_info(&a, i))
     }
