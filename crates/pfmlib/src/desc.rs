@@ -3,10 +3,10 @@
 //! fully-qualified string the engine writes. The data shared by the
 //! event-string stages, the engines and the OS layer.
 
-use crate::defs::ModDef;
 use crate::kernel::PERF_ATTRS;
 use crate::model::{Os, Plm};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
+use pfmlib_defs::ModDef;
 use std::cell::Cell;
 
 /// Most attributes one event string may carry.

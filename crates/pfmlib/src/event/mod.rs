@@ -9,13 +9,13 @@
 pub(crate) mod scan;
 
 use crate::ctx::Ctx;
-use crate::defs::ModKind;
 use crate::desc::{Attr, AttrRef, Desc, MAX_ATTRS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PERF_ATTRS;
 use crate::model::{AttrType, Os, Plm};
 use crate::pmu::engine;
 use crate::tables::{EventDesc, PmuDesc};
+use pfmlib_defs::ModKind;
 pub(crate) use scan::c_strtoull;
 use scan::{c_strtoull_bytes, layout, push_quoted, scan_token, split_attr};
 
@@ -400,7 +400,7 @@ fn find_attr(d: &Desc, name: &[u8], k: u64, has_value: bool) -> Option<(AttrRef,
             return Some((AttrRef::Umask(i as u16), AttrType::Umask));
         }
     }
-    if k == crate::defs::NO_KEY {
+    if k == pfmlib_defs::NO_KEY {
         return None;
     }
     let mods = engine(d.pmu).defs().modifiers;

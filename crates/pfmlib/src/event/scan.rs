@@ -74,7 +74,7 @@ pub(crate) fn scan_token(b: &[u8], start: usize) -> Token {
     let name_end = i;
     let n = name_end - start;
     if n == 0 || n > 8 {
-        key = crate::defs::NO_KEY;
+        key = pfmlib_defs::NO_KEY;
     }
     let mut value = None;
     if i < b.len() && b[i] == b'=' {
@@ -318,7 +318,7 @@ mod tests {
             assert_eq!(&s[t.start..t.name_end], name, "{s:?}");
             assert_eq!(t.value.map(|v| &s[v..t.end]), val, "{s:?}");
             assert_eq!(s.get(t.end + 1..), rest, "{s:?}");
-            assert_eq!(t.key, crate::defs::key(name.as_bytes()), "{s:?}");
+            assert_eq!(t.key, pfmlib_defs::key(name.as_bytes()), "{s:?}");
         }
     }
 

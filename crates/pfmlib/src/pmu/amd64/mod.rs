@@ -9,11 +9,10 @@
 //! some revisions of a table have (K8 revisions B to G, family 10h B to D)
 //! carry `pmus = [...]` in the data.
 
-pub(crate) use crate::defs::amd64 as defs;
+pub(crate) use pfmlib_defs::amd64 as defs;
 
 use super::{offer_of, Engine, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, modifier, FamilyDefs};
 use crate::desc::{Attr, AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::Host;
@@ -22,6 +21,7 @@ use crate::model::{Os, Plm, Vendor};
 use crate::regs::AmdPerfCtl;
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use defs::{EVENT_FLAGS as EF, MODIFIERS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
+use pfmlib_defs::{bit, ext, modifier, FamilyDefs};
 
 const RAW_UMASK: u32 = bit(PF, "raw_umask");
 const PERF_NO_H: u32 = bit(PF, "perf_no_h");

@@ -2,12 +2,11 @@
 //! every privilege level, modifiers `e i c o` (o: occupancy reset), and a
 //! perf_events type read from the kernel's PMU list.
 
-pub(crate) use crate::defs::intel_nhm_unc as defs;
+pub(crate) use pfmlib_defs::intel_nhm_unc as defs;
 
 use super::intel_x86::{ev_flag, pmu_flag, um_flag};
 use super::{offer_of, Engine, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{modifier, FamilyDefs};
 use crate::desc::{Attr, AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::{perf_attr as pa, PerfAttr};
@@ -15,6 +14,7 @@ use crate::model::Os;
 use crate::regs::UncPerfEvtSel;
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use defs::MODIFIERS;
+use pfmlib_defs::{modifier, FamilyDefs};
 
 mod id {
     use super::{modifier, MODIFIERS};

@@ -12,7 +12,7 @@
 //! `cbo`, `cha`, `no_smpl`, `sysfs`, `filter_code`), the modifiers of each
 //! event and the filter words of each unit mask.
 
-pub(crate) use crate::defs::intel_snbep_unc as defs;
+pub(crate) use pfmlib_defs::intel_snbep_unc as defs;
 
 mod encode;
 mod filters;
@@ -21,7 +21,6 @@ mod regs;
 
 use super::{Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, FamilyDefs};
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
 use crate::host::Host;
@@ -29,6 +28,7 @@ use crate::kernel::PerfAttr;
 use crate::model::{Os, Vendor};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use defs::{EVENT_FLAGS as EF, MODIFIERS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
+use pfmlib_defs::{bit, ext, FamilyDefs};
 
 /// PMU flags.
 pub(crate) mod pmu_flag {
@@ -63,7 +63,7 @@ pub(crate) mod um_flag {
 /// unique data names.
 pub(crate) mod mod_id {
     use super::defs::MOD_KEYS;
-    use crate::defs::position;
+    use pfmlib_defs::position;
     const fn id(key: &str) -> u64 {
         position(MOD_KEYS, key) as u64
     }

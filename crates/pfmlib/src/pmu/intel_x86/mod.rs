@@ -5,11 +5,10 @@
 
 mod encode;
 
-pub(crate) use crate::defs::intel_x86 as defs;
+pub(crate) use pfmlib_defs::intel_x86 as defs;
 
 use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, modifier, FamilyDefs};
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
 use crate::host::{ArchPerfmon, Host};
@@ -17,6 +16,7 @@ use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::{Os, Speculation, Vendor};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use defs::{EVENT_FLAGS as EF, MODIFIERS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
+use pfmlib_defs::{bit, ext, modifier, FamilyDefs};
 
 /// PMU flags.
 pub(crate) mod pmu_flag {
@@ -336,7 +336,7 @@ mod tests {
     fn intel_events() -> impl Iterator<Item = (PmuDesc, EventDesc)> {
         PmuDesc::all()
             .filter(|p| {
-                crate::defs::FAMILIES
+                pfmlib_defs::FAMILIES
                     .get(p.family())
                     .is_some_and(|f| f.name == "intel_x86")
             })
