@@ -14,6 +14,7 @@ pub(crate) mod intel_snb_unc;
 pub(crate) mod intel_snbep_unc;
 pub(crate) mod intel_x86;
 pub(crate) mod kernel_type;
+pub(crate) mod machinery;
 pub(crate) mod netburst;
 pub(crate) mod perf;
 pub(crate) mod perf_raw;
