@@ -454,6 +454,23 @@ pub(crate) struct ModTable {
     pub range_error: ErrorKind,
 }
 
+impl ModTable {
+    /// A table of `specs` for the modifiers `defs` (same ids): a
+    /// compile-time error if the two lists differ in length.
+    pub const fn new(
+        defs: &'static [ModDef],
+        specs: &'static [ModSpec],
+        range_error: ErrorKind,
+    ) -> ModTable {
+        assert!(defs.len() == specs.len(), "one spec per modifier");
+        ModTable {
+            defs,
+            specs,
+            range_error,
+        }
+    }
+}
+
 /// What [`ModTable::apply`] did with a modifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Applied {

@@ -167,9 +167,9 @@ const UMASK_RULES: UmaskRules = UmaskRules {
 };
 
 /// The modifiers: PERF_CTL fields.
-const MODS: ModTable = ModTable {
-    defs: MODIFIERS,
-    specs: &[
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
         ModSpec::plm(17, Plm::PLM0), // k: OS
         ModSpec::plm(16, Plm::PLM3), // u: USR
         ModSpec::bit(18),            // e: edge
@@ -178,8 +178,8 @@ const MODS: ModTable = ModTable {
         ModSpec::plm(41, Plm::PLMH), // h: host only
         ModSpec::bit(40),            // g: guest only
     ],
-    range_error: ErrorKind::AttrValue,
-};
+    ErrorKind::AttrValue,
+);
 
 /// The register before any attribute: the IBS control enable bit for the
 /// IBS pseudo-events, else the event select with EN and INT.

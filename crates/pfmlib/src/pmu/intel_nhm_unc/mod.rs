@@ -85,16 +85,16 @@ const UMASK_RULES: UmaskRules = UmaskRules {
 };
 
 /// The modifiers: uncore PERFEVTSEL fields.
-const MODS: ModTable = ModTable {
-    defs: MODIFIERS,
-    specs: &[
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
         ModSpec::bit(18),            // e: edge
         ModSpec::bit(23),            // i: invert
         ModSpec::int(24, 8, 0, 255), // c: counter mask
         ModSpec::bit(17),            // o: occupancy reset
     ],
-    range_error: ErrorKind::Invalid,
-};
+    ErrorKind::Invalid,
+);
 
 /// Encodes the uncore PERFEVTSEL and builds the fully-qualified string.
 fn encode(d: &mut Desc) -> Result<Vec<u64>> {

@@ -42,9 +42,9 @@ const UMASK_RULES: UmaskRules = UmaskRules {
 
 /// The modifiers: PERFEVTSEL fields, and the two thresholds of the second
 /// register (`ldlat`, `fe_thres`).
-const MODS: ModTable = ModTable {
-    defs: MODIFIERS,
-    specs: &[
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
         ModSpec::plm(17, Plm::PLM0), // k: OS
         ModSpec::plm(16, Plm::PLM3), // u: USR
         ModSpec::bit(18),            // e: edge
@@ -56,8 +56,8 @@ const MODS: ModTable = ModTable {
         ModSpec::bit(33),            // intxcp
         ModSpec::own(1, 4095),       // fe_thres
     ],
-    range_error: ErrorKind::AttrValue,
-};
+    ErrorKind::AttrValue,
+);
 
 /// What the requested attributes have set so far, beyond the unit masks.
 #[derive(Default)]
