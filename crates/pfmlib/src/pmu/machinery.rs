@@ -20,6 +20,96 @@ use crate::model::Plm;
 use crate::tables::{EventDesc, UmaskDesc};
 use pfmlib_defs::{ModDef, ModKind};
 
+/// What the standard attribute loop ([`Encoding::apply_attrs`]) hands to
+/// the family after the shared rules.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Own {
+    /// A unit mask given, its group rules applied.
+    Umask(UmaskDesc),
+    /// A raw unit mask, its width checked.
+    Raw(u64),
+    /// A modifier the family places itself (id, value in range).
+    Mod(u64, u64),
+    /// A modifier id the table does not have.
+    Unknown,
+}
+
+/// An encoding in progress: the main register, the unit masks given and
+/// the modifiers given, which every family starts from.
+#[derive(Default)]
+pub(crate) struct Encoding {
+    /// The main register (modifier fields placed by the table).
+    pub reg: u64,
+    /// The unit masks given, and the defaults added.
+    pub um: Umasks,
+    /// Modifiers given (bit = id).
+    pub given: u32,
+}
+
+impl Encoding {
+    /// An encoding starting from register value `reg`.
+    pub fn new(reg: u64) -> Encoding {
+        Encoding {
+            reg,
+            ..Encoding::default()
+        }
+    }
+
+    /// The attributes of `d` in order: unit masks through `rules`, raw
+    /// unit masks of at most `raw_width` bits, modifiers through `mods`;
+    /// what is the family's own goes to `own`.
+    #[inline]
+    pub fn apply_attrs(
+        &mut self,
+        rules: &UmaskRules,
+        mods: &ModTable,
+        d: &Desc,
+        raw_width: u32,
+        mut own: impl FnMut(&mut Encoding, Own) -> Result<()>,
+    ) -> Result<()> {
+        for a in &d.attrs {
+            match a.what {
+                AttrRef::Umask(i) => {
+                    let um = d.umask(i);
+                    self.um.apply(rules, d, um)?;
+                    own(self, Own::Umask(um))?;
+                }
+                AttrRef::Raw(v) => {
+                    self.um.raw(d, v, raw_width)?;
+                    own(self, Own::Raw(v))?;
+                }
+                AttrRef::Mod(m) => {
+                    let id = u64::from(m);
+                    match mods.apply(d, &mut self.reg, &mut self.given, id, a.ival)? {
+                        Applied::Placed => {}
+                        Applied::Own => own(self, Own::Mod(id, a.ival))?,
+                        Applied::Unknown => own(self, Own::Unknown)?,
+                    }
+                }
+                AttrRef::Perf(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The fields of Intel's PERFEVTSEL that AMD's PERF_CTL and the Nehalem
+/// uncore PERFEVTSEL share: privilege levels, edge, invert, counter mask.
+pub(crate) mod perfevtsel {
+    use super::ModSpec;
+    use crate::model::Plm;
+    /// `k`: count at level 0 (OS, bit 17).
+    pub const K: ModSpec = ModSpec::plm(17, Plm::PLM0);
+    /// `u`: count at levels 1-3 (USR, bit 16).
+    pub const U: ModSpec = ModSpec::plm(16, Plm::PLM3);
+    /// `e`: edge detect (bit 18).
+    pub const E: ModSpec = ModSpec::bit(18);
+    /// `i`: invert the counter-mask comparison (bit 23).
+    pub const I: ModSpec = ModSpec::bit(23);
+    /// `c`: counter mask (bits 24-31).
+    pub const C: ModSpec = ModSpec::int(24, 8, 0, 255);
+}
+
 /// Bit mask of the groups `0..ngrp` of `ev`.
 #[inline]
 pub(crate) fn all_groups(ev: EventDesc) -> u32 {

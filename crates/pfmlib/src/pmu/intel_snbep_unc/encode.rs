@@ -10,9 +10,9 @@ use super::filters::{apply_modifier, fstr_value};
 use super::{
     ev_flag, mod_id, pmu_flag, um_flag, umask_ext, EXT_MODS_REQUIRED, MODIFIERS, MOD_KEYS,
 };
-use crate::desc::{AttrRef, Desc};
+use crate::desc::Desc;
 use crate::error::{Error, ErrorKind, Result};
-use crate::pmu::machinery::{all_groups, Applied, ModSpec, ModTable, UmaskRules, Umasks};
+use crate::pmu::machinery::{all_groups, Encoding, ModSpec, ModTable, Own, UmaskRules, Umasks};
 use crate::tables::UmaskDesc;
 use pfmlib_defs::position;
 
@@ -94,7 +94,6 @@ pub(super) struct State {
     pub pcu_band: i64,
     /// Is this a PCU occupancy event?
     pub occ: bool,
-    um: Umasks,
 }
 
 impl State {
@@ -112,7 +111,6 @@ impl State {
             must_have_filt0: ev.flags() & ev_flag::FORCE_FILT0 != 0,
             pcu_band: -1,
             occ: d.pmu.flags() & pmu_flag::OCC != 0 && code & 0x80 != 0,
-            um: Umasks::default(),
         }
     }
 
@@ -132,12 +130,10 @@ pub(super) fn set_filters(filters: &mut [u64; 2], um: UmaskDesc) {
     }
 }
 
-/// One requested unit mask: the group rules, then its filter words and
+/// One requested unit mask (its group rules applied): its filter words and
 /// its bits in the control register (the occupancy select on a PCU
 /// occupancy event).
-fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
-    let um = d.umask(i);
-    st.um.apply(&UMASK_RULES, d, um)?;
+fn apply_umask(st: &mut State, um: UmaskDesc) {
     set_filters(&mut st.filters, um);
     st.umask2 |= um.code();
     if st.occ {
@@ -148,42 +144,31 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
     } else {
         st.reg |= st.umask2 << 8;
     }
-    Ok(())
-}
-
-/// One modifier: its range, then its place (`filters`).
-fn apply_mod(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
-    match MODS.apply(d, &mut st.reg, &mut st.given, id, ival)? {
-        Applied::Unknown => Err(Error::new(
-            ErrorKind::Attr,
-            format!("{}: no such modifier", d.event_name()),
-        )),
-        _ => {
-            apply_modifier(st, id, ival);
-            Ok(())
-        }
-    }
 }
 
 /// Encodes the event: control register, filters, address match, and the
 /// fully-qualified string.
 pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     let mut st = State::new(d);
-    for k in 0..d.attrs.len() {
-        let a = d.attrs[k];
-        match a.what {
-            AttrRef::Umask(i) => apply_umask(&mut st, d, i)?,
-            AttrRef::Raw(v) => {
-                st.um.raw(d, v, 8)?;
-                st.umask2 = v;
+    let mut e = Encoding::default();
+    e.apply_attrs(&UMASK_RULES, &MODS, d, 8, |_, own| {
+        match own {
+            Own::Umask(um) => apply_umask(&mut st, um),
+            Own::Raw(v) => st.umask2 = v,
+            Own::Mod(id, ival) => apply_modifier(&mut st, id, ival),
+            Own::Unknown => {
+                return Err(Error::new(
+                    ErrorKind::Attr,
+                    format!("{}: no such modifier", d.event_name()),
+                ))
             }
-            AttrRef::Mod(m) => apply_mod(&mut st, d, u64::from(m), a.ival)?,
-            AttrRef::Perf(_) => {}
         }
-    }
-    st.modmsk_r |= st.um.mods_required;
-    st.um.check_required_groups(d)?;
-    complete_umasks(&mut st, d)?;
+        Ok(())
+    })?;
+    st.given = e.given;
+    st.modmsk_r |= e.um.mods_required;
+    e.um.check_required_groups(d)?;
+    complete_umasks(&mut st, &mut e.um, d)?;
     check_modifiers(&st, d)?;
     cha_filter1_default(&mut st, d);
     st.reg |= (st.umask1 | st.umask2) << 8;
@@ -204,21 +189,20 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
 
 /// Adds the defaults of the groups left empty (with their filter words);
 /// an event with unit masks needs at least one.
-fn complete_umasks(st: &mut State, d: &mut Desc) -> Result<()> {
+fn complete_umasks(st: &mut State, um: &mut Umasks, d: &mut Desc) -> Result<()> {
     let ev = d.event;
     if ev.numasks() == 0 {
         return Ok(());
     }
     let grpmsk = all_groups(ev);
-    if st.um.groups != grpmsk || st.um.groups == 0 {
-        let missing = st.um.groups ^ grpmsk;
-        let (filters, umask2) = (&mut st.filters, &mut st.umask2);
-        st.um.add_defaults(&UMASK_RULES, d, missing, |um| {
-            set_filters(filters, um);
-            *umask2 |= um.code();
+    if um.groups != grpmsk || um.groups == 0 {
+        let missing = um.groups ^ grpmsk;
+        um.add_defaults(&UMASK_RULES, d, missing, |u| {
+            set_filters(&mut st.filters, u);
+            st.umask2 |= u.code();
         })?;
     }
-    if st.um.count == 0 {
+    if um.count == 0 {
         return Err(Error::new(
             ErrorKind::Attr,
             format!("{} needs a unit mask", d.event_name()),
