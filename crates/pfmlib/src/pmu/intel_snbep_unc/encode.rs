@@ -6,7 +6,7 @@
 //! default, and the codes: control, filter 0, filter 1, address match.
 //! The group rules and modifier ranges are the shared machinery's.
 
-use super::filters::{apply_modifier, fstr_value};
+use super::filters::{fstr_value, place_modifier};
 use super::{
     ev_flag, mod_id, pmu_flag, um_flag, umask_ext, EXT_MODS_REQUIRED, MODIFIERS, MOD_KEYS,
 };
@@ -72,8 +72,9 @@ const UMOD_MODS: u32 = {
     m
 };
 
-/// What the attributes asked for so far.
-pub(super) struct State {
+/// The box's registers as the attributes set them (control, filter words,
+/// address match) and what the filter rules need to know.
+pub(super) struct Regs {
     /// The control register.
     pub reg: u64,
     /// Unit mask bits the event code hard-wires (code >> 8).
@@ -96,11 +97,11 @@ pub(super) struct State {
     pub occ: bool,
 }
 
-impl State {
-    fn new(d: &Desc) -> State {
+impl Regs {
+    fn new(d: &Desc) -> Regs {
         let ev = d.event;
         let code = ev.code();
-        State {
+        Regs {
             reg: code,
             umask1: code >> 8,
             umask2: code >> 8,
@@ -133,7 +134,7 @@ pub(super) fn set_filters(filters: &mut [u64; 2], um: UmaskDesc) {
 /// One requested unit mask (its group rules applied): its filter words and
 /// its bits in the control register (the occupancy select on a PCU
 /// occupancy event).
-fn apply_umask(st: &mut State, um: UmaskDesc) {
+fn umask_effects(st: &mut Regs, um: UmaskDesc) {
     set_filters(&mut st.filters, um);
     st.umask2 |= um.code();
     if st.occ {
@@ -149,13 +150,13 @@ fn apply_umask(st: &mut State, um: UmaskDesc) {
 /// Encodes the event: control register, filters, address match, and the
 /// fully-qualified string.
 pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
-    let mut st = State::new(d);
+    let mut st = Regs::new(d);
     let mut e = Encoding::default();
     e.apply_attrs(&UMASK_RULES, &MODS, d, 8, |_, own| {
         match own {
-            Own::Umask(um) => apply_umask(&mut st, um),
+            Own::Umask(um) => umask_effects(&mut st, um),
             Own::Raw(v) => st.umask2 = v,
-            Own::Mod(id, ival) => apply_modifier(&mut st, id, ival),
+            Own::Mod(id, ival) => place_modifier(&mut st, id, ival),
             Own::Unknown => {
                 return Err(Error::new(
                     ErrorKind::Attr,
@@ -189,7 +190,7 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
 
 /// Adds the defaults of the groups left empty (with their filter words);
 /// an event with unit masks needs at least one.
-fn complete_umasks(st: &mut State, um: &mut Umasks, d: &mut Desc) -> Result<()> {
+fn complete_umasks(st: &mut Regs, um: &mut Umasks, d: &mut Desc) -> Result<()> {
     let ev = d.event;
     if ev.numasks() == 0 {
         return Ok(());
@@ -212,7 +213,7 @@ fn complete_umasks(st: &mut State, um: &mut Umasks, d: &mut Desc) -> Result<()> 
 }
 
 /// `nf` only where a unit mask asks for it; required modifiers given.
-fn check_modifiers(st: &State, d: &Desc) -> Result<()> {
+fn check_modifiers(st: &Regs, d: &Desc) -> Result<()> {
     for nf in [mod_id::NF, mod_id::NF1] {
         let bit = 1u32 << nf;
         if st.modmsk_r & bit == 0 && st.umodmsk() & bit != 0 {
@@ -237,7 +238,7 @@ fn check_modifiers(st: &State, d: &Desc) -> Result<()> {
 
 /// Skylake-X CHA TOR events: filter 1 defaults to every opcode, node and
 /// memory kind; an opcode given turns "every opcode" off.
-fn cha_filter1_default(st: &mut State, d: &Desc) {
+fn cha_filter1_default(st: &mut Regs, d: &Desc) {
     if !super::is_cha_filter_event(d.pmu, st.reg, 1) {
         return;
     }
@@ -251,7 +252,7 @@ fn cha_filter1_default(st: &mut State, d: &Desc) {
 }
 
 /// Appends every modifier the event offers with its value, in id order.
-fn write_fstr_modifiers(st: &State, d: &mut Desc) {
+fn write_fstr_modifiers(st: &Regs, d: &mut Desc) {
     let mut offered = d.offer.mods;
     while offered != 0 {
         let id = u64::from(offered.trailing_zeros());

@@ -3,7 +3,7 @@
 //! string shows for it — libpfm4's field for field, including the fields
 //! it shows in place of the one it sets (`tf`, `lmem`, `rmem`).
 
-use super::encode::State;
+use super::encode::Regs;
 use super::mod_id as m;
 use super::regs::{
     BoxCtl, CboFilter1, HaAddrMatch, HswepCboFilter0, PcuCtl, SkxChaFilter0, SkxChaFilter1,
@@ -14,13 +14,13 @@ use super::regs::{
 const PCU_FREQ_BAND0_CODE: i64 = 0xb;
 
 /// Sets a field of a control register view.
-fn ctl(st: &mut State, f: impl FnOnce(&mut BoxCtl)) {
+fn ctl(st: &mut Regs, f: impl FnOnce(&mut BoxCtl)) {
     let mut r = BoxCtl(st.reg);
     f(&mut r);
     st.reg = r.0;
 }
 
-fn pcu(st: &mut State, f: impl FnOnce(&mut PcuCtl)) {
+fn pcu(st: &mut Regs, f: impl FnOnce(&mut PcuCtl)) {
     let mut r = PcuCtl(st.reg);
     f(&mut r);
     st.reg = r.0;
@@ -36,7 +36,7 @@ macro_rules! filter {
 }
 
 /// Places one modifier, its value already checked against its range.
-pub(super) fn apply_modifier(st: &mut State, id: u64, ival: u64) {
+pub(super) fn place_modifier(st: &mut Regs, id: u64, ival: u64) {
     let on = u64::from(ival != 0);
     match id {
         m::I | m::E => apply_edge_inv(st, id, on),
@@ -66,7 +66,7 @@ fn band_shift(band: i64) -> u32 {
 }
 
 /// `e` and `i`: the occupancy edge/invert bits on a PCU occupancy event.
-fn apply_edge_inv(st: &mut State, id: u64, on: u64) {
+fn apply_edge_inv(st: &mut Regs, id: u64, on: u64) {
     match (st.occ, id) {
         (true, m::I) => pcu(st, |r| r.set_occ_inv(on)),
         (true, _) => pcu(st, |r| r.set_occ_edge(on)),
@@ -77,7 +77,7 @@ fn apply_edge_inv(st: &mut State, id: u64, on: u64) {
 
 /// Thread and core filters: they enable the filter in the control register
 /// and make filter 0 part of the codes.
-fn apply_core_filter(st: &mut State, id: u64, ival: u64) {
+fn apply_core_filter(st: &mut Regs, id: u64, ival: u64) {
     match id {
         m::TF => filter!(st, 0, SnbepCboFilter, |f| f.set_tid(ival)),
         m::TF1 => filter!(st, 0, SkxChaFilter0, |f| f.set_tid(ival)),
@@ -90,7 +90,7 @@ fn apply_core_filter(st: &mut State, id: u64, ival: u64) {
 }
 
 /// Filter-1 request-kind bits (C-Box/CHA) and the UPI node id matches.
-fn apply_filter1_bit(st: &mut State, id: u64, ival: u64, on: u64) {
+fn apply_filter1_bit(st: &mut Regs, id: u64, ival: u64, on: u64) {
     match id {
         m::ISOC => filter!(st, 1, CboFilter1, |f| f.set_isoc(on)),
         m::NC => filter!(st, 1, CboFilter1, |f| f.set_nc(on)),
@@ -112,7 +112,7 @@ fn apply_filter1_bit(st: &mut State, id: u64, ival: u64, on: u64) {
 
 /// The value the fully-qualified string shows for modifier `id` (`None`:
 /// not shown).
-pub(super) fn fstr_value(st: &State, id: u64) -> Option<u64> {
+pub(super) fn fstr_value(st: &Regs, id: u64) -> Option<u64> {
     let (c, p) = (BoxCtl(st.reg), PcuCtl(st.reg));
     let (f0, f1) = (st.filters[0], st.filters[1]);
     let v = match id {

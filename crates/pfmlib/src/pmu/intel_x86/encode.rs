@@ -85,7 +85,7 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     let mut x = Extra::default();
     e.apply_attrs(&UMASK_RULES, &MODS, d, raw_width(d), |e, own| {
         match own {
-            Own::Umask(um) => apply_umask(&mut x, e, d, um)?,
+            Own::Umask(um) => umask_effects(&mut x, e, d, um)?,
             Own::Mod(m::LDLAT, ival) => x.ldlat = ival,
             Own::Mod(_, ival) => x.fe_thr = ival,
             Own::Raw(_) | Own::Unknown => {}
@@ -130,7 +130,7 @@ fn raw_width(d: &Desc) -> u32 {
 
 /// What only this family's unit masks do: load latency, front-end
 /// threshold, event-code override.
-fn apply_umask(x: &mut Extra, e: &mut Encoding, d: &Desc, um: UmaskDesc) -> Result<()> {
+fn umask_effects(x: &mut Extra, e: &mut Encoding, d: &Desc, um: UmaskDesc) -> Result<()> {
     let flags = um.flags();
     x.ldlat_um |= flags & um_flag::LDLAT != 0;
     x.fe_thr_um |= flags & um_flag::FETHR != 0;

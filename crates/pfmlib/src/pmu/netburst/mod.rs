@@ -116,7 +116,7 @@ const MODS: ModTable = ModTable::new(
 /// mask and tag bits the unit masks select (a unit mask's code is a bit
 /// number).
 #[derive(Default)]
-struct State {
+struct EscrCccr {
     escr: NetburstEscr,
     cccr: NetburstCccr,
     evmask: u64,
@@ -125,7 +125,7 @@ struct State {
 
 /// The ESCR and CCCR of the event, and the fully-qualified string.
 fn encode(d: &mut Desc) -> Result<(NetburstEscr, NetburstCccr)> {
-    let mut st = State::default();
+    let mut st = EscrCccr::default();
     let mut e = Encoding::default();
     e.apply_attrs(&UmaskRules::NONE, &MODS, d, 0, |_, own| {
         match own {
@@ -137,7 +137,7 @@ fn encode(d: &mut Desc) -> Result<(NetburstEscr, NetburstCccr)> {
                     st.tags |= 1 << (b - EVENT_MASK_BITS);
                 }
             }
-            Own::Mod(m, ival) => apply_modifier(&mut st, m, ival),
+            Own::Mod(m, ival) => place_modifier(&mut st, m, ival),
             // The parser refuses raw unit masks: this PMU takes none.
             Own::Raw(_) => return Err(Error::new(ErrorKind::Attr, "raw unit mask")),
             Own::Unknown => {}
@@ -181,7 +181,7 @@ fn set_plm(escr: &mut NetburstEscr, which: u64, on: u64) {
 }
 
 /// Places modifier `m` (its value in range) in the ESCR or CCCR.
-fn apply_modifier(st: &mut State, m: u64, ival: u64) {
+fn place_modifier(st: &mut EscrCccr, m: u64, ival: u64) {
     let on = u64::from(ival != 0);
     match m {
         id::U | id::K => set_plm(&mut st.escr, m, on),

@@ -1,114 +1,10 @@
-//! The unit-mask and modifier machinery the register-based families share,
-//! driven by each family's rules instead of written again by each:
-//!
-//! - [`UmaskRules`] says which of a family's flags carry each generic rule
-//!   (default, not combined, group exclusions, required groups, groups that
-//!   may stay empty) and where its extra words are; [`Umasks`] applies the
-//!   unit masks of an event string under those rules, adds the defaults of
-//!   the groups left empty and checks the rules between groups.
-//! - [`ModTable`] says, per hardware modifier, which values it takes and
-//!   where it goes (a field of the main register, or the family's own
-//!   code); [`ModTable::apply`] checks and places a modifier, and gives
-//!   the value the fully-qualified string shows.
-//!
-//! Everything here is plain data read in place: no allocation and no
-//! dynamic call per attribute (the hooks are generic closures).
+//! Unit masks: the group rules of a family ([`UmaskRules`]) applied to the
+//! unit masks of an event string ([`Umasks`]), and the defaults of the
+//! groups left empty.
 
 use crate::desc::{Attr, AttrRef, Desc};
 use crate::error::{Error, ErrorKind, Result};
-use crate::model::Plm;
 use crate::tables::{EventDesc, UmaskDesc};
-use pfmlib_defs::{ModDef, ModKind};
-
-/// What the standard attribute loop ([`Encoding::apply_attrs`]) hands to
-/// the family after the shared rules.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Own {
-    /// A unit mask given, its group rules applied.
-    Umask(UmaskDesc),
-    /// A raw unit mask, its width checked.
-    Raw(u64),
-    /// A modifier the family places itself (id, value in range).
-    Mod(u64, u64),
-    /// A modifier id the table does not have.
-    Unknown,
-}
-
-/// An encoding in progress: the main register, the unit masks given and
-/// the modifiers given, which every family starts from.
-#[derive(Default)]
-pub(crate) struct Encoding {
-    /// The main register (modifier fields placed by the table).
-    pub reg: u64,
-    /// The unit masks given, and the defaults added.
-    pub um: Umasks,
-    /// Modifiers given (bit = id).
-    pub given: u32,
-}
-
-impl Encoding {
-    /// An encoding starting from register value `reg`.
-    pub fn new(reg: u64) -> Encoding {
-        Encoding {
-            reg,
-            ..Encoding::default()
-        }
-    }
-
-    /// The attributes of `d` in order: unit masks through `rules`, raw
-    /// unit masks of at most `raw_width` bits, modifiers through `mods`;
-    /// what is the family's own goes to `own`.
-    #[inline]
-    pub fn apply_attrs(
-        &mut self,
-        rules: &UmaskRules,
-        mods: &ModTable,
-        d: &Desc,
-        raw_width: u32,
-        mut own: impl FnMut(&mut Encoding, Own) -> Result<()>,
-    ) -> Result<()> {
-        for a in &d.attrs {
-            match a.what {
-                AttrRef::Umask(i) => {
-                    let um = d.umask(i);
-                    self.um.apply(rules, d, um)?;
-                    own(self, Own::Umask(um))?;
-                }
-                AttrRef::Raw(v) => {
-                    self.um.raw(d, v, raw_width)?;
-                    own(self, Own::Raw(v))?;
-                }
-                AttrRef::Mod(m) => {
-                    let id = u64::from(m);
-                    match mods.apply(d, &mut self.reg, &mut self.given, id, a.ival)? {
-                        Applied::Placed => {}
-                        Applied::Own => own(self, Own::Mod(id, a.ival))?,
-                        Applied::Unknown => own(self, Own::Unknown)?,
-                    }
-                }
-                AttrRef::Perf(_) => {}
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The fields of Intel's PERFEVTSEL that AMD's PERF_CTL and the Nehalem
-/// uncore PERFEVTSEL share: privilege levels, edge, invert, counter mask.
-pub(crate) mod perfevtsel {
-    use super::ModSpec;
-    use crate::model::Plm;
-    /// `k`: count at level 0 (OS, bit 17).
-    pub const K: ModSpec = ModSpec::plm(17, Plm::PLM0);
-    /// `u`: count at levels 1-3 (USR, bit 16).
-    pub const U: ModSpec = ModSpec::plm(16, Plm::PLM3);
-    /// `e`: edge detect (bit 18).
-    pub const E: ModSpec = ModSpec::bit(18);
-    /// `i`: invert the counter-mask comparison (bit 23).
-    pub const I: ModSpec = ModSpec::bit(23);
-    /// `c`: counter mask (bits 24-31).
-    pub const C: ModSpec = ModSpec::int(24, 8, 0, 255);
-}
 
 /// Bit mask of the groups `0..ngrp` of `ev`.
 #[inline]
@@ -401,7 +297,7 @@ impl Umasks {
                 }
             }
             if !any && !skip && !all_omitted(r, d, g) {
-                return Err(missing_umask(d, g, ErrorKind::Umask));
+                return Err(missing_umask(d, g));
             }
         }
         Ok(())
@@ -419,7 +315,7 @@ fn all_omitted(r: &UmaskRules, d: &Desc, g: u32) -> bool {
 }
 
 /// The event needs a unit mask of group `g`, and has no default there.
-pub(crate) fn missing_umask(d: &Desc, g: u32, kind: ErrorKind) -> Error {
+fn missing_umask(d: &Desc, g: u32) -> Error {
     let ev = d.event;
     let choices: Vec<&str> = ev
         .umasks()
@@ -432,7 +328,7 @@ pub(crate) fn missing_umask(d: &Desc, g: u32, kind: ErrorKind) -> Error {
         String::new()
     };
     Error::new(
-        kind,
+        ErrorKind::Umask,
         format!(
             "{} needs a unit mask{group}: one of {}",
             d.event_name(),
@@ -453,242 +349,6 @@ fn ncombo_error(d: &Desc, grp: u32) -> Error {
         format_args!(
             "unit masks {} cannot be combined: one of them must be used alone in its group",
             others.join(" and ")
-        ),
-    )
-}
-
-/// Where a hardware modifier's value goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place {
-    /// The family's own code places it.
-    Own,
-    /// Bits `lo .. lo + width` of the main register (a boolean modifier
-    /// writes 0 or 1).
-    Field {
-        /// Lowest bit.
-        lo: u8,
-        /// Width in bits.
-        width: u8,
-    },
-}
-
-impl Place {
-    #[inline]
-    const fn mask(lo: u8, width: u8) -> u64 {
-        (u64::MAX >> (64 - width as u32)) << lo
-    }
-}
-
-/// One hardware modifier of a family: the values it takes, where it goes,
-/// and the privilege level it filters, if any.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ModSpec {
-    /// Where the value goes.
-    pub place: Place,
-    /// Smallest and largest value of an integer modifier.
-    pub min: u64,
-    /// Largest value.
-    pub max: u64,
-    /// The privilege level it filters, if any.
-    pub plm: Option<Plm>,
-}
-
-impl ModSpec {
-    /// A boolean in one bit of the main register.
-    pub const fn bit(lo: u8) -> ModSpec {
-        ModSpec {
-            place: Place::Field { lo, width: 1 },
-            min: 0,
-            max: 1,
-            plm: None,
-        }
-    }
-
-    /// A privilege-level filter in one bit of the main register.
-    pub const fn plm(lo: u8, plm: Plm) -> ModSpec {
-        ModSpec {
-            plm: Some(plm),
-            ..ModSpec::bit(lo)
-        }
-    }
-
-    /// An integer in `min..=max`, in bits `lo .. lo + width`.
-    pub const fn int(lo: u8, width: u8, min: u64, max: u64) -> ModSpec {
-        ModSpec {
-            place: Place::Field { lo, width },
-            min,
-            max,
-            plm: None,
-        }
-    }
-
-    /// A modifier the family places itself; integers take `min..=max`.
-    pub const fn own(min: u64, max: u64) -> ModSpec {
-        ModSpec {
-            place: Place::Own,
-            min,
-            max,
-            plm: None,
-        }
-    }
-}
-
-/// A family's hardware modifiers: their names (from its vocabulary) and,
-/// by the same id, their specs.
-pub(crate) struct ModTable {
-    /// Names and kinds, by id.
-    pub defs: &'static [ModDef],
-    /// Values and places, by id.
-    pub specs: &'static [ModSpec],
-    /// The error kind of a value out of range.
-    pub range_error: ErrorKind,
-}
-
-impl ModTable {
-    /// A table of `specs` for the modifiers `defs` (same ids): a
-    /// compile-time error if the two lists differ in length.
-    pub const fn new(
-        defs: &'static [ModDef],
-        specs: &'static [ModSpec],
-        range_error: ErrorKind,
-    ) -> ModTable {
-        assert!(defs.len() == specs.len(), "one spec per modifier");
-        ModTable {
-            defs,
-            specs,
-            range_error,
-        }
-    }
-}
-
-/// What [`ModTable::apply`] did with a modifier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Applied {
-    /// Placed in the main register.
-    Placed,
-    /// In range; the family places it.
-    Own,
-    /// Not a modifier of the table.
-    Unknown,
-}
-
-impl ModTable {
-    /// Checks modifier `id`'s value `ival`, records it in `given` (bit =
-    /// id) and places it in `reg` when its place is a field.
-    #[inline]
-    pub fn apply(
-        &self,
-        d: &Desc,
-        reg: &mut u64,
-        given: &mut u32,
-        id: u64,
-        ival: u64,
-    ) -> Result<Applied> {
-        let (Some(s), Some(m)) = (self.specs.get(id as usize), self.defs.get(id as usize)) else {
-            return Ok(Applied::Unknown);
-        };
-        let value = if m.kind == ModKind::Bool {
-            u64::from(ival != 0)
-        } else if ival < s.min || ival > s.max {
-            return Err(Error::new(
-                self.range_error,
-                format!(
-                    "{}={ival} of {} is out of range [{}-{}]",
-                    m.name,
-                    d.event_name(),
-                    s.min,
-                    s.max
-                ),
-            ));
-        } else {
-            ival
-        };
-        *given |= 1 << id;
-        match s.place {
-            Place::Field { lo, width } => {
-                let mask = Place::mask(lo, width);
-                *reg = (*reg & !mask) | ((value << lo) & mask);
-                Ok(Applied::Placed)
-            }
-            Place::Own => Ok(Applied::Own),
-        }
-    }
-
-    /// The value of field modifier `id` in `reg` (`None`: placed by the
-    /// family, or unknown).
-    #[inline]
-    pub fn value(&self, reg: u64, id: u64) -> Option<u64> {
-        match self.specs.get(id as usize)?.place {
-            Place::Field { lo, width } => Some((reg & Place::mask(lo, width)) >> lo),
-            Place::Own => None,
-        }
-    }
-
-    /// The privilege-level modifiers (bit = id).
-    pub fn plm_mods(&self) -> u32 {
-        let mut m = 0;
-        for (id, s) in self.specs.iter().enumerate() {
-            if s.plm.is_some() {
-                m |= 1 << id;
-            }
-        }
-        m
-    }
-
-    /// No privilege-level modifier in `given`: sets the bit of each level
-    /// of the event's default levels (`d.dfl_plm`) that `supported` (`PFM_PLM*`
-    /// bits) has.
-    pub fn default_plm(&self, d: &Desc, reg: &mut u64, given: u32, supported: u32) {
-        if given & self.plm_mods() != 0 {
-            return;
-        }
-        for s in self.specs {
-            if let (Place::Field { lo, .. }, Some(plm)) = (s.place, s.plm) {
-                if d.dfl_plm.contains(plm) && supported & plm.bits() == plm.bits() {
-                    *reg |= 1 << lo;
-                }
-            }
-        }
-    }
-
-    /// A field modifier in `ids` (bit = id) both hard-wired in `fixed` (a
-    /// register with the unit masks' fields) and given in `reg` must have
-    /// the same value in both.
-    pub fn check_hardwired(&self, d: &Desc, ids: u32, fixed: u64, reg: u64) -> Result<()> {
-        let mut rest = ids;
-        while rest != 0 {
-            let id = u64::from(rest.trailing_zeros());
-            rest &= rest - 1;
-            if let (Some(want), Some(got)) = (self.value(fixed, id), self.value(reg, id)) {
-                if want != got {
-                    let name = self.defs.get(id as usize).map_or("?", |m| m.name);
-                    return Err(hardwired_error(d, name, want, got));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Writes the fully-qualified string: unit masks, then each modifier
-    /// offered with its field's value in `reg`, or `own`'s for the others.
-    pub fn write_fstr(&self, d: &mut Desc, reg: u64, own: impl Fn(u64) -> Option<u64>) {
-        d.write_fstr(self.defs, |id| self.value(reg, id).or_else(|| own(id)));
-    }
-
-    /// Appends each modifier offered with its value, as
-    /// [`ModTable::write_fstr`] does after the unit masks.
-    pub fn write_fstr_mods(&self, d: &mut Desc, reg: u64, own: impl Fn(u64) -> Option<u64>) {
-        d.write_fstr_mods(self.defs, |id| self.value(reg, id).or_else(|| own(id)));
-    }
-}
-
-/// A unit mask hard-wires `name=fixed`, and `name=asked` was given.
-pub(crate) fn hardwired_error(d: &Desc, name: &str, fixed: u64, asked: u64) -> Error {
-    Error::new(
-        ErrorKind::AttrSet,
-        format!(
-            "{}: the unit mask fixes {name}={fixed}, so {name}={asked} cannot be set",
-            d.event_name()
         ),
     )
 }
