@@ -28,20 +28,23 @@ pub(crate) mod perfevtsel {
 pub(crate) enum Place {
     /// The family's own code places it.
     Own,
-    /// Bits `lo .. lo + width` of the main register (a boolean modifier
-    /// writes 0 or 1).
+    /// The bits of `mask` in the main register, from bit `lo` (a boolean
+    /// modifier writes 0 or 1).
     Field {
         /// Lowest bit.
         lo: u8,
-        /// Width in bits.
-        width: u8,
+        /// The field's bits, in place.
+        mask: u64,
     },
 }
 
 impl Place {
-    #[inline]
-    const fn mask(lo: u8, width: u8) -> u64 {
-        (u64::MAX >> (64 - width as u32)) << lo
+    /// Bits `lo .. lo + width`.
+    const fn field(lo: u8, width: u8) -> Place {
+        Place::Field {
+            lo,
+            mask: (u64::MAX >> (64 - width as u32)) << lo,
+        }
     }
 }
 
@@ -63,7 +66,7 @@ impl ModSpec {
     /// A boolean in one bit of the main register.
     pub const fn bit(lo: u8) -> ModSpec {
         ModSpec {
-            place: Place::Field { lo, width: 1 },
+            place: Place::field(lo, 1),
             min: 0,
             max: 1,
             plm: None,
@@ -81,7 +84,7 @@ impl ModSpec {
     /// An integer in `min..=max`, in bits `lo .. lo + width`.
     pub const fn int(lo: u8, width: u8, min: u64, max: u64) -> ModSpec {
         ModSpec {
-            place: Place::Field { lo, width },
+            place: Place::field(lo, width),
             min,
             max,
             plm: None,
@@ -108,6 +111,8 @@ pub(crate) struct ModTable {
     pub specs: &'static [ModSpec],
     /// The error kind of a value out of range.
     pub range_error: ErrorKind,
+    /// The privilege-level modifiers (bit = id).
+    plm_mods: u32,
 }
 
 impl ModTable {
@@ -119,10 +124,19 @@ impl ModTable {
         range_error: ErrorKind,
     ) -> ModTable {
         assert!(defs.len() == specs.len(), "one spec per modifier");
+        let mut plm_mods = 0;
+        let mut id = 0;
+        while id < specs.len() {
+            if specs[id].plm.is_some() {
+                plm_mods |= 1 << id;
+            }
+            id += 1;
+        }
         ModTable {
             defs,
             specs,
             range_error,
+            plm_mods,
         }
     }
 }
@@ -156,23 +170,13 @@ impl ModTable {
         let value = if m.kind == ModKind::Bool {
             u64::from(ival != 0)
         } else if ival < s.min || ival > s.max {
-            return Err(Error::new(
-                self.range_error,
-                format!(
-                    "{}={ival} of {} is out of range [{}-{}]",
-                    m.name,
-                    d.event_name(),
-                    s.min,
-                    s.max
-                ),
-            ));
+            return Err(self.out_of_range(d, m, s, ival));
         } else {
             ival
         };
         *given |= 1 << id;
         match s.place {
-            Place::Field { lo, width } => {
-                let mask = Place::mask(lo, width);
+            Place::Field { lo, mask } => {
                 *reg = (*reg & !mask) | ((value << lo) & mask);
                 Ok(Applied::Placed)
             }
@@ -180,32 +184,37 @@ impl ModTable {
         }
     }
 
+    /// Modifier `m` (spec `s`) was given `ival`, outside its range.
+    #[cold]
+    #[inline(never)]
+    fn out_of_range(&self, d: &Desc, m: &ModDef, s: &ModSpec, ival: u64) -> Error {
+        Error::new(
+            self.range_error,
+            format!(
+                "{}={ival} of {} is out of range [{}-{}]",
+                m.name,
+                d.event_name(),
+                s.min,
+                s.max
+            ),
+        )
+    }
+
     /// The value of field modifier `id` in `reg` (`None`: placed by the
     /// family, or unknown).
     #[inline]
     pub fn value(&self, reg: u64, id: u64) -> Option<u64> {
         match self.specs.get(id as usize)?.place {
-            Place::Field { lo, width } => Some((reg & Place::mask(lo, width)) >> lo),
+            Place::Field { lo, mask } => Some((reg & mask) >> lo),
             Place::Own => None,
         }
-    }
-
-    /// The privilege-level modifiers (bit = id).
-    pub fn plm_mods(&self) -> u32 {
-        let mut m = 0;
-        for (id, s) in self.specs.iter().enumerate() {
-            if s.plm.is_some() {
-                m |= 1 << id;
-            }
-        }
-        m
     }
 
     /// No privilege-level modifier in `given`: sets the bit of each level
     /// of the event's default levels (`d.dfl_plm`) that `supported` (`PFM_PLM*`
     /// bits) has.
     pub fn default_plm(&self, d: &Desc, reg: &mut u64, given: u32, supported: u32) {
-        if given & self.plm_mods() != 0 {
+        if given & self.plm_mods != 0 {
             return;
         }
         for s in self.specs {

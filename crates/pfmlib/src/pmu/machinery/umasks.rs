@@ -188,6 +188,7 @@ impl Umasks {
     }
 
     /// Every required group has a unit mask.
+    #[inline]
     pub fn check_required_groups(&self, d: &Desc) -> Result<()> {
         let missing = self.req_groups & !self.groups;
         if missing == 0 {
@@ -203,6 +204,7 @@ impl Umasks {
     /// The exclusions between groups the unit masks given ask for: with
     /// `excl_grp_but_0`, only group 0 and that group; with `excl_grp_gt`,
     /// no group above it (defaults included).
+    #[inline]
     pub fn check_exclusions(&self, r: &UmaskRules, d: &Desc) -> Result<()> {
         if let Some(g) = self.excl_grp_but_0 {
             let others = self.seen & !1 & !1u32.checked_shl(g).unwrap_or(0);
