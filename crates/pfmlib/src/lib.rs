@@ -59,3 +59,8 @@ pub use os::Encoding;
 /// The kernel's `perf_event_attr` (from `perf-event-open-sys`), which
 /// [`PerfAttr::to_kernel`] returns.
 pub use perf_event_open_sys::bindings::perf_event_attr;
+
+/// The README's Rust examples, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
