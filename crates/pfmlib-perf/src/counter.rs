@@ -1,7 +1,5 @@
 //! Counters and groups over `perf_event_open(2)`.
 
-#![forbid(unsafe_code)]
-
 use crate::env::{explain_open_error, Environment, OpenContext, TargetKind};
 use crate::error::{Error, Result};
 use crate::perf_syntax::{self, PerfEvent, Syntax, Tool};

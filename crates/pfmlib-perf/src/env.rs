@@ -1,8 +1,6 @@
 //! What the kernel and this process allow, and the explanation of
 //! `perf_event_open(2)` failures in those terms.
 
-#![forbid(unsafe_code)]
-
 use crate::error::Error;
 use pfmlib::{Host, Library};
 

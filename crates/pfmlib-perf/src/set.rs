@@ -1,8 +1,6 @@
 //! A set of events counted together over several threads or CPUs, read as
 //! one aggregated reading per event: what `pfm stat` counts with.
 
-#![forbid(unsafe_code)]
-
 use crate::cgroup::Cgroup;
 use crate::counter::{read_group, Counter, Options, Reading, Target};
 use crate::error::{Error, Result};

@@ -3,8 +3,6 @@
 //! child itself (not the calling thread) lets a caller choose inheritance
 //! (`-i`) and when counting starts (at exec, or later: `-D`).
 
-#![forbid(unsafe_code)]
-
 use crate::process::{ChildExit, Interrupt};
 use crate::{sys, sys_process};
 use std::ffi::{CString, OsStr, OsString};
