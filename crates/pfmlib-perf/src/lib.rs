@@ -44,6 +44,7 @@ mod counter;
 mod device;
 mod env;
 mod error;
+pub mod kernel;
 pub mod perf_syntax;
 mod process;
 mod set;
