@@ -144,7 +144,8 @@ pub fn explain_open_error(errno: i32, ctx: &OpenContext<'_>, env: &Environment) 
             _ => Error::NoSuchProcess { event, pid: 0 },
         },
         libc::EMFILE | libc::ENFILE => Error::TooManyFiles { event },
-        libc::EBUSY => Error::Busy { event },
+        // ENOSPC: no free counter of the kind the event needs (breakpoints, some PMUs).
+        libc::EBUSY | libc::ENOSPC => Error::Busy { event },
         libc::E2BIG => Error::Invalid {
             event,
             detail: "this kernel does not accept the perf_event_attr size (E2BIG)".into(),

@@ -48,6 +48,8 @@ pub mod kernel;
 pub mod perf_syntax;
 mod process;
 mod set;
+#[cfg(feature = "sim")]
+pub mod sim;
 mod syntax_error;
 #[allow(unsafe_code)]
 mod sys;
