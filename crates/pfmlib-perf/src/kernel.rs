@@ -6,8 +6,8 @@
 //! / id ioctls, the mapped user page with its seqlock fields and `rdpmc`,
 //! and `close` (dropping an event). [`Real`] is the running kernel (the
 //! default type parameter, a zero-sized value: calls are static, nothing is
-//! boxed); with the `sim` feature, [`crate::sim::SimKernel`] is a simulated
-//! machine with a PMU for tests.
+//! boxed); with the `sim` feature, `sim::SimKernel` is a simulated machine
+//! with a PMU for tests.
 //!
 //! The trait is sealed: the crate's two kernels are its only implementors.
 
