@@ -476,19 +476,7 @@ impl<K: Kernel> Counter<K> {
                         target: kind,
                         in_group: leader.is_some(),
                     };
-                    // The CPU of `-C` / a CPU target, or of the event's own
-                    // `cpu=` attribute: a missing one is the same clear error.
-                    let e = if cpu >= 0
-                        && matches!(errno, libc::EINVAL | libc::ENODEV)
-                        && !kernel.cpu_exists(cpu)
-                    {
-                        Error::NoSuchCpu {
-                            event: name.to_string(),
-                            cpu,
-                        }
-                    } else {
-                        explain_open_error(errno, &ctx, &kernel.environment())
-                    };
+                    let e = explain(kernel, errno, &ctx, cpu);
                     if opts.user_only_fallback
                         && !attr.exclude_kernel
                         && matches!(e, Error::Paranoid { .. })
@@ -688,6 +676,19 @@ impl<K: Kernel> Counter<K> {
         }
         Ok((self.read()?.value, ReadPath::Syscall))
     }
+}
+
+/// Why `perf_event_open` failed with `errno` on `cpu` (-1: any).
+fn explain<K: Kernel>(kernel: &K, errno: i32, ctx: &OpenContext<'_>, cpu: i32) -> Error {
+    // The CPU of `-C` / a CPU target, or of the event's own `cpu=`
+    // attribute: a missing one is the same clear error.
+    if cpu >= 0 && matches!(errno, libc::EINVAL | libc::ENODEV) && !kernel.cpu_exists(cpu) {
+        return Error::NoSuchCpu {
+            event: ctx.event.to_string(),
+            cpu,
+        };
+    }
+    explain_open_error(errno, ctx, &kernel.environment())
 }
 
 fn short_read(name: &str) -> Error {

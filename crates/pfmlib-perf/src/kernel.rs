@@ -25,9 +25,9 @@ pub use crate::sys::Ioctl;
 pub type KernelAttr = perf_event_open_sys::bindings::perf_event_attr;
 
 /// `perf_event_mmap_page.capabilities`: `rdpmc` allowed.
-pub const CAP_USER_RDPMC: u64 = 1 << 2;
+pub(crate) const CAP_USER_RDPMC: u64 = 1 << 2;
 /// `perf_event_mmap_page.capabilities`: `time_mult` / `time_shift` valid.
-pub const CAP_USER_TIME: u64 = 1 << 3;
+pub(crate) const CAP_USER_TIME: u64 = 1 << 3;
 
 pub(crate) mod sealed {
     /// Keeps [`super::Kernel`] and [`super::UserPage`] implemented here only.
@@ -80,12 +80,12 @@ pub trait Kernel: Clone + fmt::Debug + Send + Sync + sealed::Sealed {
 }
 
 /// The fields of a perf event's user page (`perf_event_mmap_page`), each
-/// one read of what the kernel may be changing meanwhile; [`snapshot`] and
-/// [`read_rdpmc`] read them consistently.
+/// one read of what the kernel may be changing meanwhile; the crate reads
+/// them consistently under the page's seqlock (`lock`).
 pub trait UserPage: fmt::Debug + Send + Sync + sealed::Sealed {
     /// The seqlock: changes whenever the kernel updates the page.
     fn lock(&self) -> u32;
-    /// The capability bits ([`CAP_USER_RDPMC`], [`CAP_USER_TIME`]).
+    /// The capability bits (bit 2: `cap_user_rdpmc`, bit 3: `cap_user_time`).
     fn capabilities(&self) -> u64;
     /// Hardware counter index + 1, 0 when the event is not on a counter now.
     fn index(&self) -> u32;
@@ -104,7 +104,7 @@ pub trait UserPage: fmt::Debug + Send + Sync + sealed::Sealed {
 
 /// What the user page says about an event, read consistently.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PageSnapshot {
+pub(crate) struct PageSnapshot {
     /// `cap_user_rdpmc`.
     pub cap_user_rdpmc: bool,
     /// `cap_user_time`.
@@ -134,7 +134,7 @@ fn consistent<P: UserPage, T>(page: &P, read: impl Fn(&P) -> T) -> T {
 }
 
 /// A consistent snapshot of the page's capability and time fields.
-pub fn snapshot<P: UserPage>(page: &P) -> PageSnapshot {
+pub(crate) fn snapshot<P: UserPage>(page: &P) -> PageSnapshot {
     consistent(page, |p| {
         let caps = p.capabilities();
         PageSnapshot {
@@ -153,7 +153,7 @@ pub fn snapshot<P: UserPage>(page: &P) -> PageSnapshot {
 /// is not on a hardware counter at this moment).
 ///
 /// Only meaningful from the thread the event counts (the caller checks).
-pub fn read_rdpmc<P: UserPage>(page: &P) -> Option<u64> {
+pub(crate) fn read_rdpmc<P: UserPage>(page: &P) -> Option<u64> {
     let (offset, width, raw) = consistent(page, |p| {
         let index = p.index();
         if p.capabilities() & CAP_USER_RDPMC == 0 || index == 0 {

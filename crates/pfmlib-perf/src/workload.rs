@@ -282,6 +282,17 @@ mod tests {
     }
 
     #[test]
+    fn the_thousands_separator_is_read_from_any_thread() {
+        // No process-global locale change: concurrent calls agree.
+        let one = thousands_separator();
+        let all: Vec<String> = std::thread::scope(|s| {
+            let h: Vec<_> = (0..8).map(|_| s.spawn(thousands_separator)).collect();
+            h.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(all.iter().all(|x| *x == one), "{one:?} vs {all:?}");
+    }
+
+    #[test]
     fn inherited_descriptors() {
         assert!(inherited_fd(2).is_ok());
         assert!(inherited_fd(-1).is_err());
