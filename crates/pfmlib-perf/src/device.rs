@@ -10,8 +10,6 @@
 //! bits). Counters count the calling thread unless the device is made for
 //! another task or a CPU.
 
-#![forbid(unsafe_code)]
-
 use crate::counter::{Counter, Options, Target};
 use crate::error::{Error, Result};
 use crate::tsc::{tstamp, Tstamp};

@@ -217,11 +217,11 @@ pub fn delta(
                         .copied()
                         .flatten()
                         .unwrap_or_default();
-                    Some(Reading {
-                        value: r.value.saturating_sub(b.value),
-                        time_enabled: r.time_enabled.saturating_sub(b.time_enabled),
-                        time_running: r.time_running.saturating_sub(b.time_running),
-                    })
+                    Some(Reading::new(
+                        r.value.saturating_sub(b.value),
+                        r.time_enabled.saturating_sub(b.time_enabled),
+                        r.time_running.saturating_sub(b.time_running),
+                    ))
                 })
                 .collect()
         })
@@ -276,13 +276,7 @@ mod tests {
 
     #[test]
     fn sums_and_deltas() {
-        let r = |v, e, x| {
-            Some(Reading {
-                value: v,
-                time_enabled: e,
-                time_running: x,
-            })
-        };
+        let r = |v, e, x| Some(Reading::new(v, e, x));
         let now = vec![vec![r(10, 100, 100), None], vec![r(5, 50, 25), r(1, 1, 1)]];
         let before = vec![vec![r(4, 40, 40), None], vec![None, None]];
         let d = delta(&now, &before);

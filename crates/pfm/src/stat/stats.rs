@@ -249,17 +249,9 @@ mod tests {
     #[test]
     fn runs_that_never_ran_stay_out_of_the_mean() {
         let mut e = EventStats::new("cycles".into(), Kind::Cycles);
-        e.add(&Reading {
-            value: 0,
-            time_enabled: 10,
-            time_running: 0,
-        });
+        e.add(&Reading::new(0, 10, 0));
         assert!(!e.counted());
-        e.add(&Reading {
-            value: 50,
-            time_enabled: 100,
-            time_running: 25,
-        });
+        e.add(&Reading::new(50, 100, 25));
         assert!(e.counted());
         assert_eq!(e.value.mean, 200.0);
         assert_eq!(e.pct_running(), 25.0);

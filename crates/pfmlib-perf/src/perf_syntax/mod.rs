@@ -31,14 +31,13 @@
 //! `{a,b}:u`, commas inside `pmu/.../`); [`expand_groups`] turns tracepoint
 //! globs into one name per tracepoint before counting.
 
-mod error;
 pub mod generic;
 mod modifiers;
 mod raw;
 pub mod sysfs_pmu;
 pub mod tracepoint;
 
-pub use error::SyntaxError;
+pub use crate::syntax_error::SyntaxError;
 pub use generic::Tool;
 pub use modifiers::{split_suffix, Modifiers, MAX_PRECISE};
 pub use raw::{raw_config, PERF_TYPE_RAW};

@@ -1,7 +1,7 @@
 //! perf's modifier suffixes (`:u`, `:k`, `:ppp`, `:G`, `:D`, ...) and the
 //! `perf_event_attr` bits they set.
 
-use super::SyntaxError;
+use crate::syntax_error::SyntaxError;
 use pfmlib::PerfAttr;
 
 /// The most `p` a modifier may ask for (`precise_ip` is two bits).

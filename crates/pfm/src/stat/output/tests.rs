@@ -189,10 +189,8 @@ fn render(s: &Session, format: Format) -> String {
             .events
             .iter()
             .map(|e| {
-                e.runs[r].map(|(value, time_enabled, time_running)| Reading {
-                    value,
-                    time_enabled,
-                    time_running,
+                e.runs[r].map(|(value, time_enabled, time_running)| {
+                    Reading::new(value, time_enabled, time_running)
                 })
             })
             .collect();

@@ -1,7 +1,9 @@
-//! What can be wrong with an event string in perf's syntax.
+//! What can be wrong with an event string in perf's syntax (the error type
+//! of `perf_syntax`, kept below both it and the crate's
+//! `Error`, which wraps it, so neither imports the other back).
 
 /// A perf-syntax event string that cannot be resolved; each names the
-/// faulty term, file or modifier ([`crate::Error::Syntax`] adds the event).
+/// faulty term, file or modifier (the crate's `Error::Syntax` adds the event).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SyntaxError {
