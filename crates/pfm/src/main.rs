@@ -2,15 +2,8 @@
 //!
 //! The command only parses arguments and prints; the work is in `pfmlib`.
 
-/// Writes a line to standard error; a failed write (closed or full) is
-/// ignored, as there is nowhere left to report it (never a panic).
-macro_rules! warn {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
-    }};
-}
-
+#[macro_use]
+mod cli;
 mod check;
 mod counters;
 mod dispatch;
@@ -70,7 +63,7 @@ impl HostArgs {
         if !root.is_dir() {
             anyhow::bail!(
                 "--host-root {}: not a directory",
-                crate::quoted(&root.to_string_lossy())
+                cli::quoted(&root.to_string_lossy())
             );
         }
         let cpuinfo = std::fs::read_to_string(root.join("proc/cpuinfo")).unwrap_or_default();
@@ -105,68 +98,6 @@ enum Cmd {
     Stat(Box<stat::Args>),
     /// A perfmon(4)-style counter device: setup, get, start, stop, reset, read, tstamp.
     Counters(counters::Args),
-}
-
-/// OS layer for encodings and attribute lists.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum OsArg {
-    /// Raw PMU register values.
-    None,
-    /// Linux perf_events (PMU attributes).
-    Perf,
-    /// Linux perf_events with sampling and scheduling attributes.
-    PerfExt,
-}
-
-impl From<OsArg> for pfmlib::Os {
-    fn from(o: OsArg) -> pfmlib::Os {
-        match o {
-            OsArg::None => pfmlib::Os::None,
-            OsArg::Perf => pfmlib::Os::PerfEvent,
-            OsArg::PerfExt => pfmlib::Os::PerfEventExt,
-        }
-    }
-}
-
-/// Longest piece of user input quoted whole in a message.
-const QUOTE_MAX: usize = 120;
-
-/// `s` quoted for a message, cut after [`QUOTE_MAX`] bytes with its length
-/// said (a huge argument does not make a huge message).
-pub fn quoted(s: &str) -> String {
-    if s.len() <= QUOTE_MAX {
-        return format!("{s:?}");
-    }
-    let mut cut = QUOTE_MAX;
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{:?}... ({} bytes)", &s[..cut], s.len())
-}
-
-/// One line describing the host for people: the CPU (Arm ones by
-/// implementer and part in hex, as `/proc/cpuinfo` shows them), where the
-/// facts come from when it is a recorded host, and whether the kernel
-/// exposes a CPU PMU.
-pub fn host_line(lib: &pfmlib::Library) -> String {
-    let h = lib.host();
-    let mut cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
-    cpu += &match h.arm {
-        Some(a) => format!(
-            " (implementer {:#x}, part {:#x}, architecture {})",
-            a.implementer, a.part, a.architecture
-        ),
-        None => format!(" (family {}, model {})", h.family, h.model),
-    };
-    if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
-        cpu += &format!(", recorded host under {}", root.display());
-    }
-    let pmu = if h.kernel_cpu_pmu {
-        "the kernel exposes a hardware CPU PMU".to_string()
-    } else {
-        "the kernel exposes no hardware CPU PMU (no cpu or armv* PMU under /sys/bus/event_source/devices, as in most VMs): hardware events can be encoded but not counted here".to_string()
-    };
-    format!("Host: {cpu}; {pmu}")
 }
 
 /// Exit status of a process killed by SIGPIPE, as a shell reports it: what
