@@ -1,6 +1,6 @@
 //! `pfm info`: events in full, one after the other.
 
-use crate::OsArg;
+use crate::cli::OsArg;
 use pfmlib::{AttrType, Event, Library, Os};
 use std::io::Write;
 use std::process::ExitCode;
@@ -42,7 +42,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
                     writeln!(out, "{}", crate::check::error_json(name, &e))?;
                 } else {
                     out.flush()?;
-                    warn!("pfm: {}: {e}", crate::quoted(name));
+                    warn!("pfm: {}: {e}", crate::cli::quoted(name));
                 }
                 continue;
             }

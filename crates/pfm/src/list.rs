@@ -1,8 +1,8 @@
 //! `pfm list`: PMUs, events, unit masks and modifiers, all of them or those
 //! whose names match shell-style patterns, in full or one line per event.
 
+use crate::cli::{self, OsArg};
 use crate::pattern::EventPattern;
-use crate::OsArg;
 use pfmlib::{AttrType, Event, Library, Os, Pmu, PmuKind};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -113,7 +113,7 @@ fn searched_pmus<'a>(
                 let known: Vec<_> = lib.pmus().map(|p| p.name()).collect();
                 anyhow::bail!(
                     "unknown PMU {} (known: {})",
-                    crate::quoted(name),
+                    cli::quoted(name),
                     known.join(", ")
                 );
             }
@@ -168,12 +168,9 @@ fn report_misses(
 ) -> ExitCode {
     let listed_any = hits.iter().any(|&n| n > 0);
     for (p, _) in patterns.iter().zip(hits).filter(|(_, &n)| n == 0) {
-        let quoted = crate::quoted(&p.text);
+        let quoted = cli::quoted(&p.text);
         if let Some(pmu) = &a.pmu {
-            warn!(
-                "pfm: no event matches {quoted} on PMU {}",
-                crate::quoted(pmu)
-            );
+            warn!("pfm: no event matches {quoted} on PMU {}", cli::quoted(pmu));
             continue;
         }
         let elsewhere = lib
@@ -216,7 +213,7 @@ fn write_full(
     os: Os,
     filtered: bool,
 ) -> std::io::Result<()> {
-    writeln!(out, "{}", crate::host_line(lib))?;
+    writeln!(out, "{}", cli::host_line(lib))?;
     if listed.is_empty() && !filtered {
         writeln!(
             out,

@@ -47,6 +47,7 @@ pub mod regs;
 mod tables;
 
 pub use error::{Error, ErrorKind, Result};
+pub use event::quoted;
 pub use host::{Arch, ArchPerfmon, Host};
 pub use kernel::PerfAttr;
 pub use library::{

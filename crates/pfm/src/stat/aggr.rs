@@ -3,6 +3,7 @@
 //! socket (`--per-socket`) or thread (`--per-thread`), each with the
 //! prefix perf gives it (`CPU3`, `S0-D0-C1  2`, `S0  4`, `sleep-8939`).
 
+use super::args::Args;
 use pfmlib::Library;
 use pfmlib_perf::{Reading, Target};
 
@@ -19,6 +20,23 @@ pub enum Aggr {
     Socket,
     /// One line per thread (`--per-thread`).
     Thread,
+}
+
+impl Aggr {
+    /// The aggregation the options ask for.
+    pub fn of(a: &Args) -> Aggr {
+        if a.no_aggr {
+            Aggr::Cpu
+        } else if a.per_core {
+            Aggr::Core
+        } else if a.per_socket {
+            Aggr::Socket
+        } else if a.per_thread {
+            Aggr::Thread
+        } else {
+            Aggr::Global
+        }
+    }
 }
 
 /// The prefix of one aggregated line.

@@ -3,15 +3,18 @@
 //! counter ran, and the scaling of clocks to milliseconds.
 
 use super::aggr::{self, Bucket, Label};
-use super::metric::Kind;
+use super::kind::Kind;
 use super::run::RunEnd;
-use pfmlib_perf::Reading;
+use pfmlib_perf::{CounterSet, Reading};
 
 /// Nanoseconds in a millisecond: clocks count nanoseconds, perf prints msec.
 pub const NS_PER_MSEC: f64 = 1e6;
 
 /// The unit perf prints for clocks.
 pub const UNIT_MSEC: &str = "msec";
+
+/// Appended to an event that could only count user level.
+const USER_ONLY_SUFFIX: &str = ":u";
 
 /// Running mean and variance (Welford).
 #[derive(Debug, Clone, Copy, Default)]
@@ -173,6 +176,24 @@ impl Tally {
         self.last = Some(end);
         self.runs += 1;
         self.readings = readings.to_vec();
+    }
+
+    /// Notes how a run's counters opened: an event that could not be opened
+    /// is marked with why (its error returned the first time, for the caller
+    /// to report), one that counts user level only gets `:u` appended.
+    pub fn note_open<'s>(&mut self, set: &'s CounterSet) -> Vec<&'s pfmlib_perf::Error> {
+        let mut first = Vec::new();
+        for (i, st) in self.events.iter_mut().enumerate() {
+            if let Some(e) = set.error(i) {
+                if st.unsupported.is_none() {
+                    st.unsupported = Some(e.to_string());
+                    first.push(e);
+                }
+            } else if set.user_only(i) && !st.name.ends_with(USER_ONLY_SUFFIX) {
+                st.name.push_str(USER_ONLY_SUFFIX);
+            }
+        }
+        first
     }
 
     /// Forgets the counts (not the events, their kinds or why some could

@@ -22,9 +22,10 @@ use scan::{c_strtoull_bytes, layout, push_quoted, scan_token, split_attr};
 /// Longest piece of user input quoted whole in a message.
 const QUOTE_MAX: usize = 120;
 
-/// `s` quoted for a message (`{s:?}`), cut after [`QUOTE_MAX`] bytes with
-/// its length said: a megabyte of input does not make a megabyte of message.
-pub(crate) fn quoted(s: &str) -> String {
+/// `s` quoted for a message (`{s:?}`), cut after 120 bytes with its length
+/// said: a megabyte of input does not make a megabyte of message. pfmlib's
+/// errors quote user input this way; programs can quote theirs alike.
+pub fn quoted(s: &str) -> String {
     if s.len() <= QUOTE_MAX {
         return format!("{s:?}");
     }
