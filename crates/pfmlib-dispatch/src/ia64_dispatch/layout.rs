@@ -2,7 +2,7 @@
 //! numbers, register formats, which features exist, the counter placement
 //! algorithm, and the order of the dispatch steps after counter placement.
 
-use crate::ia64::Ia64Model;
+use pfmlib::model_specific::Ia64Model;
 use std::ops::RangeInclusive;
 
 /// Data registers (PMDs) to read, as ranges.
