@@ -3,7 +3,8 @@
 //! serves a PMU, an x86 event encoded for its counting register, and the
 //! IA-64 facts of an event from its table. This module is the one adapter
 //! between that crate and pfmlib's internals (event strings, tables,
-//! engines), so a change of the internals is a change of this file.
+//! engines), so a change of the internals is a change of this file. It
+//! serves that crate and changes with it; other users want the public API.
 
 use crate::desc::{AttrRef, Desc};
 use crate::event::{attr_name, parse_event};
@@ -264,9 +265,8 @@ pub struct Ia64CounterSettings {
     pub mesi: u64,
 }
 
-/// The counting monitor value of an event (of a PMU of `model`), as `pfm
-/// check --os none` encodes it.
-pub fn ia64_counter_value(model: Ia64Model, ev: &Ia64EventFacts, s: Ia64CounterSettings) -> u64 {
+/// The counting monitor value of an event, as `pfm check --os none` encodes it.
+pub fn ia64_counter_value(ev: &Ia64EventFacts, s: Ia64CounterSettings) -> u64 {
     let setup = CounterSetup {
         plm: s.plm,
         system_wide: s.system_wide,
@@ -274,7 +274,7 @@ pub fn ia64_counter_value(model: Ia64Model, ev: &Ia64EventFacts, s: Ia64CounterS
         ism: s.ism,
         mesi: s.mesi,
     };
-    counter_pmc(model, ev.desc, setup)
+    counter_pmc(ev.model, ev.desc, setup)
 }
 
 /// The code of a named event of `pmu` (libpfm-3 tests event classes by code).

@@ -50,7 +50,7 @@ pub(super) fn program(
             ism: e.ism,
             mesi: e.mesi,
         };
-        let value = source::ia64_counter_value(cx.layout.model, &e.f, settings);
+        let value = source::ia64_counter_value(&e.f, settings);
         out.pmcs.push((c, value));
         out.pmds.push(c);
     }
