@@ -10,11 +10,11 @@ use crate::desc::{AttrRef, Desc};
 use crate::event::{attr_name, parse_event};
 use crate::library::{Event, Library, Pmu};
 use crate::model::{Os, Plm};
-use crate::pmu::ia64::{counter_pmc, facts, is_ia64, model, CounterSetup};
+use crate::pmu::ia64::{counter_pmc, defs as ia64_defs, facts, model, CounterSetup};
 pub use crate::pmu::ia64::{Ia64Ear, Ia64EventType, Ia64Group, Ia64Model};
 use crate::pmu::intel_x86::{ev_flag, modifier_id, um_flag, umask_cntmsk};
 use crate::pmu::{engine, DISPATCH_IA64, DISPATCH_NEHALEM};
-use crate::tables::EventDesc;
+use crate::tables::{EventDesc, PmuDesc};
 
 /// Which dispatcher serves a PMU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,7 +192,7 @@ pub struct Ia64ParsedEvent {
 }
 
 /// The IA-64 facts of an event of an IA-64 table.
-fn ia64_table_facts(pmu: crate::tables::PmuDesc, desc: EventDesc) -> Ia64EventFacts {
+fn ia64_table_facts(pmu: PmuDesc, desc: EventDesc) -> Ia64EventFacts {
     let f = facts(desc);
     Ia64EventFacts {
         model: model(pmu),
@@ -214,6 +214,13 @@ fn ia64_table_facts(pmu: crate::tables::PmuDesc, desc: EventDesc) -> Ia64EventFa
         takes_mesi: desc.numasks() > 0,
         desc,
     }
+}
+
+/// Is `pmu` an IA-64 PMU (served by the IA-64 engine)?
+fn is_ia64(pmu: PmuDesc) -> bool {
+    // By name: `DEFS` is a constant, so its address is not one address
+    // (an optimised build may give each use its own copy).
+    engine(pmu).defs().name == ia64_defs::DEFS.name
 }
 
 /// The IA-64 facts of an event; `None` for an event of another family.

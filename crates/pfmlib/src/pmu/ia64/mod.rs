@@ -195,13 +195,6 @@ pub(crate) fn model(pmu: PmuDesc) -> Ia64Model {
     }
 }
 
-/// Is `pmu` an IA-64 PMU?
-pub(crate) fn is_ia64(pmu: PmuDesc) -> bool {
-    // By name: `DEFS` is a constant, so its address is not one address
-    // (an optimised build may give each use its own copy).
-    super::engine(pmu).defs().name == defs::DEFS.name
-}
-
 /// The engine.
 pub(crate) struct Ia64;
 
