@@ -269,15 +269,15 @@ pub fn pmu_json(p: &Pmu, events: &[Event], os: Os) -> Value {
     v
 }
 
-/// An event's JSON: its information, counters, attributes (and the IA-64
-/// queries on IA-64 PMUs).
+/// An event's JSON: its information, counters, attributes (and its
+/// model-specific facts, where its model has some).
 pub fn event_json(e: &Event, os: Os) -> Value {
     let mut v = serde_json::to_value(e.info(os)).unwrap_or(Value::Null);
     v["counters"] = format!("{:#x}", e.counter_mask()).into();
     v["attrs"] = serde_json::to_value(e.attrs(os)).unwrap_or(Value::Null);
-    // IA-64: every per-event query of the libpfm-3 pages, under their names.
-    if let (Some(q), Value::Object(obj)) = (e.ia64(), &mut v) {
-        if let Ok(Value::Object(extra)) = serde_json::to_value(q.queries()) {
+    // Every per-event query of the libpfm-3 pages, under their names.
+    if let (Some(f), Value::Object(obj)) = (pfmlib_dispatch::model_facts(*e), &mut v) {
+        if let Ok(Value::Object(extra)) = serde_json::to_value(f.fields()) {
             obj.extend(extra);
         }
     }

@@ -6,7 +6,6 @@
 
 use crate::model::{AttrType, Os};
 use perf_event_open_sys::bindings as sys;
-use serde::Serialize;
 
 /// perf_events attribute ids (their attribute code and bit in an offer mask).
 pub(crate) mod perf_attr {
@@ -151,10 +150,11 @@ pub(crate) fn os_attrs(os: Os) -> u32 {
 ///
 /// [`PerfAttr::to_kernel`] turns it into the kernel structure of
 /// `perf-event-open-sys` (re-exported as [`crate::perf_event_attr`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PerfAttr {
     /// `type`: PERF_TYPE_HARDWARE (0), SOFTWARE (1), HW_CACHE (3), RAW (4), or a dynamic PMU type.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub type_: u32,
     /// `config`: the event.
     pub config: u64,

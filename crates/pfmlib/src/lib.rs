@@ -33,14 +33,13 @@ mod ctx;
 #[path = "pmu/defs.rs"]
 mod defs;
 mod desc;
-pub mod dispatch;
 mod error;
 mod event;
 pub mod host;
-pub mod ia64;
 mod kernel;
 mod library;
 mod model;
+pub mod model_specific;
 mod os;
 mod pmu;
 pub mod regs;

@@ -262,7 +262,7 @@ fn all_distinct(attrs: &[Attr]) -> bool {
 }
 
 /// The name of an attribute, for messages.
-fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
+pub(crate) fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
     match a {
         AttrRef::Umask(i) => d.umask(i).name(),
         AttrRef::Mod(id) => engine(d.pmu)

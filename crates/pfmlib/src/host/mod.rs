@@ -14,7 +14,6 @@ pub use raw_cpuid::{CpuIdReader, CpuIdResult};
 
 use crate::model::Vendor;
 use facts::Facts;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -24,8 +23,9 @@ pub(crate) const EVENT_SOURCES: &str = "/sys/bus/event_source/devices";
 const CPUINFO: &str = "/proc/cpuinfo";
 
 /// The processor architecture of a host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Arch {
     /// x86 (32 or 64 bits).
@@ -63,7 +63,8 @@ impl Arch {
 /// let lib = pfmlib::Library::with_host(nehalem);
 /// assert!(lib.pmu("nhm").unwrap().info().is_present);
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Host {
     /// Processor architecture.
@@ -92,7 +93,7 @@ pub struct Host {
     pub perf_events: bool,
     /// `/proc/sys/kernel/perf_event_paranoid`, when readable.
     pub perf_event_paranoid: Option<i32>,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     facts: Facts,
 }
 

@@ -278,12 +278,6 @@ impl<'a> Event<'a> {
         Some(ub.is_none_or(|b| um.flags() >> b & 1 == 0))
     }
 
-    /// The IA-64 per-event queries, for events of the `itanium`, `itanium2`
-    /// and `montecito` PMUs (`None` elsewhere).
-    pub fn ia64(&self) -> Option<crate::ia64::Ia64Event<'a>> {
-        crate::ia64::Ia64Event::new(*self)
-    }
-
     /// Counters the event may use: bit n is generic counter n, bit 32+n fixed
     /// counter n (IA-64: bit n is PMCn).
     pub fn counter_mask(&self) -> u64 {

@@ -2,11 +2,13 @@
 //! seed pages' methods: parameters given (methods 2 and 4), an EAR event
 //! only (method 1, configured from the event), nothing (method 3).
 
+use super::common::{err, opt_plm4};
+use super::context::{Ctx, Ev, Out};
 use super::layout::EarFormat;
-use super::{err, opt_plm4, Ctx, Ev, Out};
-use crate::dispatch::{DispatchError, DispatchErrorKind as K, EarModeParam, EarParams};
-use crate::ia64::Ia64Ear;
-use crate::regs::{Ita2DearCfg, Ita2IearCfg, ItaEarCfg};
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::{EarModeParam, EarParams};
+use pfmlib::model_specific::Ia64Ear;
+use pfmlib::regs::{Ita2DearCfg, Ita2IearCfg, ItaEarCfg};
 
 /// Is it an instruction EAR kind?
 fn is_iear(e: Ia64Ear) -> bool {

@@ -3,18 +3,18 @@
 //! between them), for the `itanium`, `itanium2` and `montecito` PMUs.
 //!
 //! ```
+//! use pfmlib_dispatch::ia64::{EarMode, Ia64Event};
 //! let lib = pfmlib::Library::global();
 //! let ev = lib.find_event("montecito::DATA_EAR_CACHE_LAT4").unwrap();
-//! let q = ev.ia64().unwrap();
+//! let q = Ia64Event::new(ev).unwrap();
 //! assert!(q.is_ear() && q.is_dear_cache());
-//! assert_eq!(q.ear_mode().unwrap(), pfmlib::ia64::EarMode::Cache);
+//! assert_eq!(q.ear_mode().unwrap(), EarMode::Cache);
 //! assert_eq!(q.maxincr(), 1);
 //! ```
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::library::Event;
-use crate::pmu::ia64::{event_flag, facts, is_ia64, model, Ia64Facts};
-pub use crate::pmu::ia64::{Ia64Ear, Ia64EventType, Ia64Group, Ia64Model};
+use pfmlib::model_specific::{ia64_facts, Ia64EventFacts};
+pub use pfmlib::model_specific::{Ia64Ear, Ia64EventType, Ia64Group, Ia64Model};
+use pfmlib::{AttrType, Error, ErrorKind, Event, Os, Result};
 use serde::Serialize;
 
 /// Qualifier bits of [`Ia64Event::qualifiers`].
@@ -62,15 +62,13 @@ impl EarMode {
     }
 }
 
-impl Ia64EventType {
-    /// libpfm-3's numeric value.
-    pub fn code(self) -> i32 {
-        match self {
-            Ia64EventType::Active => 0,
-            Ia64EventType::Floating => 1,
-            Ia64EventType::Causal => 2,
-            Ia64EventType::SelfFloating => 3,
-        }
+/// libpfm-3's number of a Montecito event type.
+pub fn event_type_code(t: Ia64EventType) -> i32 {
+    match t {
+        Ia64EventType::Active => 0,
+        Ia64EventType::Floating => 1,
+        Ia64EventType::Causal => 2,
+        Ia64EventType::SelfFloating => 3,
     }
 }
 
@@ -78,18 +76,14 @@ impl Ia64EventType {
 #[derive(Debug, Clone, Copy)]
 pub struct Ia64Event<'a> {
     event: Event<'a>,
-    model: Ia64Model,
-    d: Ia64Facts,
+    d: Ia64EventFacts,
 }
 
 impl<'a> Ia64Event<'a> {
-    pub(crate) fn new(event: Event<'a>) -> Option<Ia64Event<'a>> {
-        let pmu = event.pmu().desc;
-        is_ia64(pmu).then(|| Ia64Event {
-            event,
-            model: model(pmu),
-            d: facts(event.desc),
-        })
+    /// The IA-64 view of an event of the `itanium`, `itanium2` and
+    /// `montecito` PMUs (`None` elsewhere).
+    pub fn new(event: Event<'a>) -> Option<Ia64Event<'a>> {
+        ia64_facts(&event).map(|d| Ia64Event { event, d })
     }
 
     /// The underlying event.
@@ -99,12 +93,12 @@ impl<'a> Ia64Event<'a> {
 
     /// The PMU model.
     pub fn model(&self) -> Ia64Model {
-        self.model
+        self.d.model
     }
 
     /// Event select code (the PMC `es` field).
     pub fn code(&self) -> u64 {
-        self.event.info(crate::Os::None).code
+        self.event.info(Os::None).code
     }
 
     /// Bit mask of the PMCs that may count the event (bit n = PMCn).
@@ -162,42 +156,50 @@ impl<'a> Ia64Event<'a> {
 
     /// Is it the branch trace buffer event (Itanium, Itanium 2)?
     pub fn is_btb(&self) -> bool {
-        self.event.desc.flags() & event_flag::BTB != 0
+        self.d.btb
     }
 
     /// Is it the execution trace buffer event (Montecito)?
     pub fn is_etb(&self) -> bool {
-        self.event.desc.flags() & event_flag::ETB != 0
+        self.d.etb
     }
 
     /// Qualifier bits, see [`qual`].
     pub fn qualifiers(&self) -> u8 {
-        self.d.qual
+        [
+            (self.d.supports_opcm, qual::OPCM),
+            (self.d.supports_iarr, qual::IARR),
+            (self.d.supports_darr, qual::DARR),
+            (self.d.supports_all, qual::ALL),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |q, (_, bit)| q | bit)
     }
 
     /// Is the event counted accurately while opcode matching is active?
     pub fn support_opcm(&self) -> bool {
-        self.d.qual & qual::OPCM != 0
+        self.d.supports_opcm
     }
 
     /// Is the event counted accurately under code range restriction?
     pub fn support_iarr(&self) -> bool {
-        self.d.qual & qual::IARR != 0
+        self.d.supports_iarr
     }
 
     /// Is the event counted accurately under data range restriction?
     pub fn support_darr(&self) -> bool {
-        self.d.qual & qual::DARR != 0
+        self.d.supports_darr
     }
 
     /// Does the event take the Montecito `.all` qualifier?
     pub fn support_all(&self) -> bool {
-        self.d.qual & qual::ALL != 0
+        self.d.supports_all
     }
 
     /// Most occurrences per cycle: the non-inclusive upper bound of a threshold.
     pub fn maxincr(&self) -> u32 {
-        u32::from(self.d.maxincr)
+        self.d.maxincr
     }
 
     /// Unit mask the event programs into the PMC `umask` field.
@@ -213,7 +215,7 @@ impl<'a> Ia64Event<'a> {
     /// Cache group as libpfm-3 numbers it (none is 0 on Itanium 2 and 7 on
     /// Montecito; L1D 1, L2D 2). `None` on Itanium, which has no groups.
     pub fn group_code(&self) -> Option<i32> {
-        let none = match self.model {
+        let none = match self.d.model {
             Ia64Model::Itanium => return None,
             Ia64Model::Itanium2 => 0,
             Ia64Model::Montecito => 7,
@@ -232,7 +234,7 @@ impl<'a> Ia64Event<'a> {
 
     /// Montecito event type (`None` on Itanium and Itanium 2).
     pub fn event_type(&self) -> Option<Ia64EventType> {
-        self.d.ty
+        self.d.event_type
     }
 
     /// EAR mode; an [`ErrorKind::Invalid`] error for a non-EAR event, as the
@@ -253,26 +255,82 @@ impl<'a> Ia64Event<'a> {
         }
     }
 
+    /// The facts for people, as `(label, value)` lines (what `pfm info`
+    /// prints for an IA-64 event): maximum increment, unit mask, EAR, branch
+    /// or execution trace buffer, qualifiers, cache group (Itanium 2,
+    /// Montecito) and event type (Montecito).
+    pub fn lines(&self) -> Vec<(&'static str, String)> {
+        let yn = |b: bool| if b { "yes" } else { "no" }.to_string();
+        let mut v = vec![
+            (
+                "MaxIncr",
+                format!(
+                    "{} (thresholds 0-{})",
+                    self.maxincr(),
+                    self.maxincr().saturating_sub(1)
+                ),
+            ),
+            ("Umask", format!("{:#x}", self.umask())),
+            ("EAR", ear_words(self.ear()).to_string()),
+        ];
+        if self.d.model == Ia64Model::Montecito {
+            v.push(("ETB", yn(self.is_etb())));
+        } else {
+            v.push(("BTB", yn(self.is_btb())));
+        }
+        let quals: Vec<&str> = [
+            (self.support_opcm(), "opcode matching"),
+            (self.support_iarr(), "code range"),
+            (self.support_darr(), "data range"),
+            (self.support_all(), ".all"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect();
+        let quals = if quals.is_empty() {
+            "none".to_string()
+        } else {
+            quals.join(", ")
+        };
+        v.push(("Quals", quals));
+        if self.d.model != Ia64Model::Itanium {
+            let g = match self.group() {
+                Ia64Group::None => "none",
+                Ia64Group::L1d => "L1D",
+                Ia64Group::L2d => "L2D",
+            };
+            let set = self.set().map_or("none".to_string(), |s| s.to_string());
+            v.push(("Group", format!("{g}, set {set}")));
+        }
+        if let Some(t) = self.event_type() {
+            v.push(("Type", format!("{t:?}")));
+        }
+        v
+    }
+
     /// Every query result at once, under libpfm-3's names and numbers (what
     /// `pfm info --json` prints for an IA-64 event).
     pub fn queries(&self) -> Ia64Queries {
-        let montecito = self.model == Ia64Model::Montecito;
-        let itanium = self.model == Ia64Model::Itanium;
+        let montecito = self.d.model == Ia64Model::Montecito;
+        let itanium = self.d.model == Ia64Model::Itanium;
         let ear_mode = self.ear_mode();
+        let mask_names: Vec<MaskName> = self
+            .event
+            .attrs(Os::None)
+            .into_iter()
+            .filter(|a| a.attr_type == AttrType::Umask)
+            .map(|a| MaskName {
+                name: a.name,
+                code: a.code,
+            })
+            .collect();
         Ia64Queries {
             counters: format!("{:#x}", self.counters()),
             maxincr: self.maxincr(),
             umask: self.umask(),
-            num_masks: self.event.desc.numasks(),
-            mask_names: self
-                .event
-                .desc
-                .umasks()
-                .map(|u| MaskName {
-                    name: u.name(),
-                    code: u.code(),
-                })
-                .collect(),
+            num_masks: mask_names.len(),
+            mask_names,
             is_ear: self.is_ear() as u8,
             is_dear: self.is_dear() as u8,
             is_dear_tlb: self.is_dear_tlb() as u8,
@@ -289,10 +347,22 @@ impl<'a> Ia64Event<'a> {
             support_all: montecito.then_some(self.support_all() as u8),
             group: self.group_code(),
             set: (!itanium).then(|| self.set().map_or(-1, |s| s as i32)),
-            r#type: self.event_type().map(|t| t.code()),
+            r#type: self.event_type().map(event_type_code),
             ear_mode: ear_mode.as_ref().ok().map(|m| m.code()),
             ear_mode_ret: ear_mode.as_ref().err().map_or(0, |e| e.kind().code()),
         }
+    }
+}
+
+/// An EAR kind in words.
+fn ear_words(e: Ia64Ear) -> &'static str {
+    match e {
+        Ia64Ear::None => "no",
+        Ia64Ear::DearCache => "data EAR, cache mode",
+        Ia64Ear::DearTlb => "data EAR, TLB mode",
+        Ia64Ear::DearAlat => "data EAR, ALAT mode",
+        Ia64Ear::IearCache => "instruction EAR, cache mode",
+        Ia64Ear::IearTlb => "instruction EAR, TLB mode",
     }
 }
 

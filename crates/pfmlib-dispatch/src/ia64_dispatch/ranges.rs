@@ -2,12 +2,15 @@
 //! (several pairs, one pair, fine mode), and the configuration registers
 //! that enable them.
 
+use super::common::err;
+use super::context::{Ctx, State};
 use super::cover::{check_intervals, cover_all, cover_fine, cover_single, Range, Rr};
 use super::ears::is_dear;
 use super::layout::{Coarse, CodeRanges, DataRanges, Erratum, FineCodeRanges};
-use super::{err, opcm, Ctx, State};
-use crate::dispatch::{DispatchError, DispatchErrorKind as K, RangeParams};
-use crate::regs::{DbrCfg, IbrCfg, ItaEarCfg};
+use super::opcm;
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::RangeParams;
+use pfmlib::regs::{DbrCfg, IbrCfg, ItaEarCfg};
 
 /// `IbrCfg` with every IBR pair ignored.
 const IBR_CFG_NEUTRAL: u64 = 0xdb6;

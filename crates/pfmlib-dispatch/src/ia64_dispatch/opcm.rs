@@ -2,10 +2,12 @@
 //! their per-IBR-pair enables in PMC15, Montecito's two match/mask pairs
 //! PMC32/33 and PMC34/35 with their enables in PMC36.
 
+use super::common::err;
+use super::context::{Ctx, Ev, State};
 use super::layout::{Ia64Layout, Matchers};
-use super::{err, Ctx, Ev, State};
-use crate::dispatch::{DispatchError, DispatchErrorKind as K, Ia64Params, Opcm};
-use crate::regs::{Ita2Opcm, MontOpcmMask, MontOpcmMatch, OpcmChannels};
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::{Ia64Params, Opcm};
+use pfmlib::regs::{Ita2Opcm, MontOpcmMask, MontOpcmMatch, OpcmChannels};
 
 /// Itanium 2 PMC8 when only a code range uses it: match everything.
 const ITA2_PMC8_NEUTRAL: u64 = 0xffff_ffff_3fff_ffff;

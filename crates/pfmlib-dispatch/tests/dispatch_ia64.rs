@@ -3,10 +3,10 @@
 //! layouts. The libpfm-3 reference vectors are checked by the `pfm` crate's
 //! `dispatch_ia64` test.
 
-use pfmlib::dispatch::{dispatch, Dispatch, DispatchErrorKind, Request};
 use pfmlib::Library;
+use pfmlib_dispatch::{dispatch, Dispatch, DispatchErrorKind, Request};
 
-fn run(json: &str) -> Result<Dispatch, pfmlib::dispatch::DispatchError> {
+fn run(json: &str) -> Result<Dispatch, pfmlib_dispatch::DispatchError> {
     let req: Request = serde_json::from_str(json).expect("request parses");
     dispatch(Library::global(), &req)
 }

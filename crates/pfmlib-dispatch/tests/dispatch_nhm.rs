@@ -1,10 +1,10 @@
 //! Nehalem dispatch: counter assignment and exact register values, derived
 //! from the Intel SDM layouts and cross-checked against the event encoder.
 
-use pfmlib::dispatch::{dispatch, Dispatch, DispatchErrorKind as K, Request};
 use pfmlib::{Library, Os, Plm};
+use pfmlib_dispatch::{dispatch, Dispatch, DispatchErrorKind as K, Request};
 
-fn run(json: &str) -> Result<Dispatch, pfmlib::dispatch::DispatchError> {
+fn run(json: &str) -> Result<Dispatch, pfmlib_dispatch::DispatchError> {
     let req: Request = serde_json::from_str(json).expect("valid request");
     dispatch(Library::global(), &req)
 }

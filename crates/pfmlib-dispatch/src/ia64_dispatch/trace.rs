@@ -2,12 +2,14 @@
 //! Montecito execution trace buffer, and the Montecito IP-EAR (the ETB
 //! capturing retired IPs, which excludes branch capture).
 
+use super::common::{err, opt_plm4};
+use super::context::{Ctx, Out};
 use super::ears::param_mode;
 use super::layout::TraceFormat;
-use super::{err, opt_plm4, Ctx, Out};
-use crate::dispatch::{BtbParams, DispatchError, DispatchErrorKind as K};
-use crate::ia64::Ia64Ear;
-use crate::regs::{Ita2BtbCfg, ItaBtbCfg, MontIpearCfg};
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::BtbParams;
+use pfmlib::model_specific::Ia64Ear;
+use pfmlib::regs::{Ita2BtbCfg, ItaBtbCfg, MontIpearCfg};
 
 /// Is a branch-trace event (BTB or ETB) listed?
 fn branch_event(cx: &Ctx<'_>) -> bool {

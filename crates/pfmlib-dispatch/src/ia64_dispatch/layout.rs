@@ -2,7 +2,7 @@
 //! numbers, register formats, which features exist, the counter placement
 //! algorithm, and the order of the dispatch steps after counter placement.
 
-use crate::ia64::Ia64Model;
+use pfmlib::model_specific::Ia64Model;
 use std::ops::RangeInclusive;
 
 /// Data registers (PMDs) to read, as ranges.
@@ -20,8 +20,6 @@ pub(super) struct Regs {
 /// One model.
 #[derive(Debug)]
 pub(super) struct Ia64Layout {
-    /// The model (named in messages).
-    pub model: Ia64Model,
     /// Counting monitors, PMC numbers.
     pub counters: RangeInclusive<u32>,
     /// How events are placed on the counting monitors.
@@ -236,7 +234,6 @@ pub(super) enum DataRanges {
 /// Itanium: PMC4-PMC7, EARs PMC10/PMC11, BTB PMC12, raw matchers PMC8/PMC9,
 /// code ranges PMC13, data ranges through the D-EAR.
 static ITANIUM: Ia64Layout = Ia64Layout {
-    model: Ia64Model::Itanium,
     counters: 4..=7,
     placement: Placement::Search(None),
     ears: Ears {
@@ -276,7 +273,6 @@ static ITANIUM: Ia64Layout = Ia64Layout {
 /// PMC14 (fine mode in 4 KB), range tagging PMC13, matchers PMC8/PMC9 with
 /// enables in PMC15, BTB PMC12.
 static ITANIUM2: Ia64Layout = Ia64Layout {
-    model: Ia64Model::Itanium2,
     counters: 4..=7,
     placement: Placement::Search(Some(Ita2CacheRules {
         l1d_pmc: 5,
@@ -340,7 +336,6 @@ static ITANIUM2: Ia64Layout = Ia64Layout {
 /// (fine mode in 64 KB), range tagging PMC41, matchers PMC32-PMC35 with
 /// enables in PMC36, ETB PMC39, IP-EAR PMC42.
 static MONTECITO: Ia64Layout = Ia64Layout {
-    model: Ia64Model::Montecito,
     counters: 4..=15,
     placement: Placement::Phased(MontCacheRules {
         l1d_pmc: 5,

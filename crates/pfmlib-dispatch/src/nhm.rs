@@ -18,23 +18,48 @@
 //! The fully-qualified string of each event shows the modifiers as they are
 //! programmed (`c`, `i`, `e`, `t`, `ldlat`; uncore `c`, `i`, `e`, `o`).
 
-use super::source::{self, EncodedEvent, Side, SourceError};
-use super::{
-    parse_plm, Assignment, Dispatch, DispatchError, DispatchErrorKind as K, EventFlag,
-    EventRequest, LbrFilter, LbrParams, PebsParams, Reg, RegValue, Request,
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::{
+    parse_plm, EventFlag, EventRequest, LbrFilter, LbrParams, PebsParams, Request,
 };
-use crate::error::ErrorKind;
-use crate::library::{Library, Pmu};
-use crate::model::Plm;
-use crate::regs::{
+use crate::response::{Assignment, Dispatch, Reg, RegValue};
+use pfmlib::model_specific::{self as source, EncodedEvent, SourceError};
+use pfmlib::regs::{
     FixedCtrCtrl, LbrSelect, PebsEnable, PerfEvtSel, PerfGlobalCtrl, UncFixedCtrCtrl,
     UncPerfEvtSel, UncPerfGlobalCtrl,
 };
+use pfmlib::{ErrorKind, Library, Plm, Pmu};
 
 const NUM_GEN: u32 = 4;
 const NUM_FIXED: u32 = 3;
 const NUM_UNC_GEN: u32 = 8;
 const LBR_DEPTH: u32 = 16;
+
+/// Which of a core / uncore pair an event string belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// The core PMU (also: no `pmu::` prefix).
+    Core,
+    /// The uncore PMU.
+    Uncore,
+}
+
+/// The side an event string names by its `pmu::` prefix (none: the core),
+/// or `None` when the prefix names neither PMU (a core PMU without an
+/// uncore has only the core side).
+fn nehalem_side(event: &str, core: Pmu<'_>, uncore: Option<Pmu<'_>>) -> Option<Side> {
+    let Some((prefix, _)) = event.split_once("::") else {
+        return Some(Side::Core);
+    };
+    let prefix = prefix.to_ascii_lowercase();
+    if prefix == core.name() {
+        Some(Side::Core)
+    } else if uncore.is_some_and(|u| prefix == u.name()) {
+        Some(Side::Uncore)
+    } else {
+        None
+    }
+}
 
 /// Privilege-level bits of a request: level 0 (`k`), levels 1 and 2, level
 /// 3 (`u`), the hypervisor (`h`).
@@ -227,7 +252,7 @@ struct Placed {
     candidates: Vec<Ctr>,
 }
 
-pub(super) fn dispatch(
+pub(crate) fn dispatch(
     lib: &Library,
     core: Pmu<'_>,
     req: &Request,
@@ -428,7 +453,7 @@ fn offcore(er: &EventRequest, enc: &EncodedEvent) -> Result<Option<(u32, u64)>, 
 /// the per-event settings that PMU takes.
 fn check_event(cx: &Ctx<'_>, er: &EventRequest) -> Result<(Side, u32), DispatchError> {
     let invalid = |what: String| err(K::Invalid, format!("event {:?}{what}", er.event));
-    let side = source::nehalem_side(&er.event, cx.core, cx.uncore).ok_or_else(|| {
+    let side = nehalem_side(&er.event, cx.core, cx.uncore).ok_or_else(|| {
         invalid(match cx.uncore {
             Some(u) => format!(" is not a {} or {} event", cx.core.name(), u.name()),
             None => format!(
@@ -491,7 +516,7 @@ fn check_event(cx: &Ctx<'_>, er: &EventRequest) -> Result<(Side, u32), DispatchE
 }
 
 /// libpfm4's error kinds as libpfm-3 ones.
-fn from_encode(e: crate::Error, event: &str) -> DispatchError {
+fn from_encode(e: pfmlib::Error, event: &str) -> DispatchError {
     let kind = match e.kind() {
         ErrorKind::NotFound => K::NotFound,
         ErrorKind::Umask => K::Umask,

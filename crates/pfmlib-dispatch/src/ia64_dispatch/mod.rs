@@ -19,6 +19,8 @@
 //! the maximum increment, fine-mode masks cut to 32 bits, the Itanium BTB
 //! register overwritten, fine-mode offsets all in slot 0), the documents win.
 
+mod common;
+mod context;
 mod counters;
 mod cover;
 mod ears;
@@ -27,118 +29,19 @@ mod opcm;
 mod ranges;
 mod trace;
 
-use super::source::{self, Ia64EventFacts, SourceError};
-use super::{
-    parse_plm, Assignment, Dispatch, DispatchError, DispatchErrorKind as K, EventFlag,
-    EventRequest, Ia64Params, Reg, RegValue, Request,
-};
-use crate::error::ErrorKind;
-use crate::ia64::Ia64Model;
-use crate::library::{Library, Pmu};
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::{EventFlag, EventRequest, Ia64Params, Request};
+use crate::response::{Assignment, Dispatch, Reg, RegValue};
+use common::{err, ia64_reg, opt_plm4, plm4};
+use context::{Ctx, Ev, Out, State};
 use cover::Rr;
-use layout::{Ia64Layout, Pmds, Step};
+use layout::{Ia64Layout, Step};
+use pfmlib::model_specific::Ia64Model;
+use pfmlib::model_specific::{self as source, SourceError};
+use pfmlib::ErrorKind;
+use pfmlib::{Library, Pmu};
 
-fn err(kind: K, msg: impl Into<String>) -> DispatchError {
-    DispatchError::new(kind, msg)
-}
-
-/// One requested event, resolved.
-struct Ev {
-    /// As requested.
-    text: String,
-    /// Fully-qualified name (`pmu::EVENT[:MASK...]`).
-    fstr: String,
-    f: Ia64EventFacts,
-    /// Own privilege levels (0: the default).
-    plm: u32,
-    /// MESI unit masks given, bit = mask index.
-    mesi: u64,
-    thres: u32,
-    ism: u64,
-    no_qualcheck: bool,
-    all_threads: bool,
-}
-
-/// The registers emitted so far.
-struct Out<'r> {
-    model: Ia64Model,
-    unavail: &'r [u32],
-    pmcs: Vec<(u32, u64)>,
-    pmds: Vec<u32>,
-}
-
-impl Out<'_> {
-    /// Emits a non-counter PMC, refusing one the caller marked unavailable.
-    fn emit(&mut self, reg: u32, value: u64) -> Result<(), DispatchError> {
-        self.check_avail(reg)?;
-        self.pmcs.push((reg, value));
-        Ok(())
-    }
-
-    fn check_avail(&self, reg: u32) -> Result<(), DispatchError> {
-        if self.unavail.contains(&reg) {
-            return Err(err(
-                K::NoAssign,
-                format!(
-                    "PMC{reg} is needed ({:?}) but listed in unavail_pmcs",
-                    self.model
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Adds data registers to read.
-    fn read(&mut self, pmds: Pmds) {
-        self.pmds.extend(pmds.iter().cloned().flatten());
-    }
-}
-
-/// What the dispatch steps read.
-#[derive(Clone, Copy)]
-struct Ctx<'a> {
-    layout: &'static Ia64Layout,
-    pmu: Pmu<'a>,
-    prm: &'a Ia64Params,
-    evs: &'a [Ev],
-    /// Default privilege levels.
-    dfl: u32,
-    /// System-wide (the `pm` bit of every configuration register).
-    sysw: u64,
-    /// Model-specific parameters are in play (libpfm-3's `mod` input).
-    mod_present: bool,
-}
-
-impl Ctx<'_> {
-    /// `plm`, or the default when 0.
-    fn plm_or_dfl(&self, plm: u32) -> u64 {
-        u64::from(if plm != 0 { plm } else { self.dfl })
-    }
-
-    /// The code of a named event of the PMU (libpfm-3 tests event classes by code).
-    fn code_of(&self, name: &str) -> Option<u64> {
-        source::event_code(self.pmu, name)
-    }
-
-    /// Is an event with the code of event `name` listed?
-    fn has_code(&self, name: &str) -> bool {
-        let code = self.code_of(name);
-        self.evs.iter().any(|e| Some(e.f.code) == code)
-    }
-}
-
-/// What the steps build.
-struct State<'r> {
-    out: Out<'r>,
-    /// Code range pairs.
-    irr: Rr,
-    /// Data range pairs.
-    drr: Rr,
-    /// Code ranges use fine mode.
-    fine: bool,
-}
-
-pub(super) fn dispatch(
+pub(crate) fn dispatch(
     lib: &Library,
     pmu: Pmu<'_>,
     model: Ia64Model,
@@ -406,36 +309,6 @@ fn check_qualifiers(cx: &Ctx<'_>) -> Result<(), DispatchError> {
         }
     }
     Ok(())
-}
-
-/// Privilege-level letters to a 4-bit IA-64 mask (no hypervisor level).
-fn plm4(s: &str) -> Result<u32, DispatchError> {
-    let p = parse_plm(s)?;
-    if p & 0x10 != 0 {
-        return Err(err(
-            K::Invalid,
-            format!("privilege levels {s:?}: IA-64 has no hypervisor level (use k, 1, 2, u)"),
-        ));
-    }
-    Ok(p)
-}
-
-/// [`plm4`] of an optional field (0: absent).
-fn opt_plm4(s: &Option<String>) -> Result<u32, DispatchError> {
-    match s {
-        Some(p) => plm4(p),
-        None => Ok(0),
-    }
-}
-
-/// An IA-64 register of a kind (`PMC`, `PMD`, `IBR`, `DBR`); its number is its address.
-fn ia64_reg(kind: &'static str, n: u32) -> Reg {
-    Reg {
-        name: format!("{kind}{n}"),
-        reg: kind,
-        index: n,
-        addr: u64::from(n),
-    }
 }
 
 fn pmc_reg(n: u32) -> Reg {

@@ -5,6 +5,7 @@
 //! skipped with a printed reason, unless `PFMLIB_REQUIRE_ORACLE` is set (CI).
 
 use pfmlib::{Library, Os};
+use pfmlib_dispatch::ia64::Ia64Event;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -28,7 +29,7 @@ fn oracle_dir() -> Option<PathBuf> {
 
 /// Our answers for one event, under the reference field names.
 fn ours(ev: &pfmlib::Event) -> Value {
-    let q = ev.ia64().expect("IA-64 event has IA-64 facts");
+    let q = Ia64Event::new(*ev).expect("IA-64 event has IA-64 facts");
     let mut v = serde_json::to_value(q.queries()).expect("serialisable");
     v["name"] = ev.name().into();
     v["code"] = ev.info(Os::None).code.into();
@@ -108,33 +109,10 @@ fn ear_mode_of_a_non_ear_event_is_an_error() {
     let ev = Library::global()
         .find_event("itanium::CPU_CYCLES")
         .expect("known");
-    let err = ev.ia64().expect("ia64").ear_mode().expect_err("not an EAR");
+    let err = Ia64Event::new(ev)
+        .expect("ia64")
+        .ear_mode()
+        .expect_err("not an EAR");
     assert_eq!(err.kind().code(), -2);
     assert!(err.to_string().contains("CPU_CYCLES"));
-}
-
-#[test]
-fn raw_encoding_is_the_counting_monitor() {
-    let lib = Library::global();
-    let plm3 = pfmlib::Plm::PLM3;
-    // Itanium: plm, oi, es, thres (cf. libpfm-3 dispatch of one event).
-    let e = lib
-        .encode("itanium::IA64_INST_RETIRED:thres=3", plm3, Os::None)
-        .expect("encodes");
-    assert_eq!(e.codes, vec![0x300828]);
-    assert_eq!(e.fstr, "itanium::IA64_INST_RETIRED:k=0:u=1:thres=3");
-    let e = lib
-        .encode("itanium::CPU_CYCLES", plm3, Os::None)
-        .expect("encodes");
-    assert_eq!(e.codes, vec![0x1228]);
-    // Threshold at or above the maximum increment is refused.
-    let err = lib
-        .encode("itanium::NOPS_RETIRED:thres=6", plm3, Os::None)
-        .expect_err("thres too big");
-    assert_eq!(err.kind().code(), -9);
-    // No perf_events encoding for IA-64.
-    let err = lib
-        .encode("itanium::CPU_CYCLES", plm3, Os::PerfEvent)
-        .expect_err("no perf");
-    assert_eq!(err.kind().code(), -1);
 }

@@ -2,11 +2,11 @@
 //! address and a mask): several pairs per range (normal), one aligned block
 //! (single), or a lower and an upper bound (fine mode).
 
-use super::{err, ia64_reg, plm4};
-use crate::dispatch::{
-    DispatchError, DispatchErrorKind as K, RangeInfo, RangeParams, RangeResult, RegValue,
-};
-use crate::regs::DbrMask;
+use super::common::{err, ia64_reg, plm4};
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::RangeParams;
+use crate::response::{RangeInfo, RangeResult, RegValue};
+use pfmlib::regs::DbrMask;
 
 /// Address bits a debug-register mask covers.
 pub(super) const M56: u64 = (1 << 56) - 1;

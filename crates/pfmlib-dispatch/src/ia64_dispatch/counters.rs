@@ -2,11 +2,12 @@
 //! permutation search, with the Itanium 2 cache-group rules, or Montecito's
 //! phased placement) and programming them.
 
+use super::common::err;
+use super::context::{Ctx, Ev, Out};
 use super::layout::{Ita2CacheRules, MontCacheRules, Placement};
-use super::{err, Ctx, Ev, Out};
-use crate::dispatch::source::{self, Ia64CounterSettings};
-use crate::dispatch::{DispatchError, DispatchErrorKind as K};
-use crate::ia64::Ia64Group;
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use pfmlib::model_specific::Ia64Group;
+use pfmlib::model_specific::{self as source, Ia64CounterSettings};
 
 /// One counter per event, by the model's placement algorithm.
 pub(super) fn place(cx: &Ctx<'_>, unavail: &[u32]) -> Result<Vec<u32>, DispatchError> {
@@ -49,7 +50,7 @@ pub(super) fn program(
             ism: e.ism,
             mesi: e.mesi,
         };
-        let value = source::ia64_counter_value(cx.layout.model, &e.f, settings);
+        let value = source::ia64_counter_value(&e.f, settings);
         out.pmcs.push((c, value));
         out.pmds.push(c);
     }

@@ -1,21 +1,25 @@
-//! The one adapter between dispatch and pfmlib's internals (event strings,
-//! tables, engines). Every other file of `dispatch/` sees only the small
-//! values defined here and the public API (`Library`, `Pmu`, `Event`,
-//! `regs`, `ia64`), so a change of the internals is a change of this file.
+//! The narrow surface model-specific dispatch (the `pfmlib-dispatch` crate,
+//! libpfm-3 compatibility) needs beyond the public API: which dispatcher
+//! serves a PMU, an x86 event encoded for its counting register, and the
+//! IA-64 facts of an event from its table. This module is the one adapter
+//! between that crate and pfmlib's internals (event strings, tables,
+//! engines), so a change of the internals is a change of this file. It
+//! serves that crate and changes with it; other users want the public API.
 
 use crate::desc::{AttrRef, Desc};
-use crate::event::parse_event;
-use crate::ia64::{qual, Ia64Ear, Ia64Group, Ia64Model};
-use crate::library::{Library, Pmu};
+use crate::event::{attr_name, parse_event};
+use crate::library::{Event, Library, Pmu};
 use crate::model::{Os, Plm};
-use crate::pmu::ia64::{counter_pmc, event_flag, facts, model, CounterSetup};
+use crate::pmu::ia64::{counter_pmc, defs as ia64_defs, facts, model, CounterSetup};
+pub use crate::pmu::ia64::{Ia64Ear, Ia64EventType, Ia64Group, Ia64Model};
 use crate::pmu::intel_x86::{ev_flag, modifier_id, um_flag, umask_cntmsk};
 use crate::pmu::{engine, DISPATCH_IA64, DISPATCH_NEHALEM};
-use crate::tables::EventDesc;
+use crate::tables::{EventDesc, PmuDesc};
 
 /// Which dispatcher serves a PMU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Dispatcher {
+#[non_exhaustive]
+pub enum Dispatcher {
     /// Intel Nehalem / Westmere core PMU, with its uncore.
     Nehalem,
     /// Itanium, Itanium 2 or Montecito.
@@ -23,7 +27,7 @@ pub(super) enum Dispatcher {
 }
 
 /// The dispatcher of a PMU (its table's `dispatch` key), if any.
-pub(super) fn dispatcher(pmu: Pmu<'_>) -> Option<Dispatcher> {
+pub fn dispatcher(pmu: Pmu<'_>) -> Option<Dispatcher> {
     match pmu.desc.dispatcher() {
         DISPATCH_NEHALEM => Some(Dispatcher::Nehalem),
         DISPATCH_IA64 => Some(Dispatcher::Ia64(model(pmu.desc))),
@@ -33,44 +37,21 @@ pub(super) fn dispatcher(pmu: Pmu<'_>) -> Option<Dispatcher> {
 
 /// The uncore PMU dispatched beside a Nehalem-family core PMU (its table's
 /// `uncore` key).
-pub(super) fn nehalem_uncore<'a>(lib: &'a Library, core: Pmu<'a>) -> Option<Pmu<'a>> {
+pub fn nehalem_uncore<'a>(lib: &'a Library, core: Pmu<'a>) -> Option<Pmu<'a>> {
     lib.pmu(core.desc.uncore()?)
 }
 
-/// Which of a core / uncore pair an event string belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Side {
-    /// The core PMU (also: no `pmu::` prefix).
-    Core,
-    /// The uncore PMU.
-    Uncore,
-}
-
-/// The side an event string names by its `pmu::` prefix (none: the core),
-/// or `None` when the prefix names neither PMU (a core PMU without an
-/// uncore has only the core side).
-pub(super) fn nehalem_side(event: &str, core: Pmu<'_>, uncore: Option<Pmu<'_>>) -> Option<Side> {
-    let Some((prefix, _)) = event.split_once("::") else {
-        return Some(Side::Core);
-    };
-    let prefix = prefix.to_ascii_lowercase();
-    if prefix == core.name() {
-        Some(Side::Core)
-    } else if uncore.is_some_and(|u| prefix == u.name()) {
-        Some(Side::Uncore)
-    } else {
-        None
-    }
-}
-
 /// Why an event string could not be turned into dispatch facts.
-#[derive(Debug)]
-pub(super) enum SourceError {
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
     /// The string does not parse or encode (a libpfm4 error).
-    Library(crate::Error),
+    #[error(transparent)]
+    Library(crate::error::Error),
     /// It names an event of another PMU (the one named).
+    #[error("the event belongs to PMU {0}")]
     OtherPmu(&'static str),
     /// The table lacks what dispatch needs (a table bug).
+    #[error("table: {0}")]
     Table(String),
 }
 
@@ -95,7 +76,8 @@ fn parse_for(lib: &Library, pmu: Pmu<'_>, event: &str, plm: Plm) -> Result<Desc,
 
 /// An x86 event encoded for its counting register.
 #[derive(Debug, Clone)]
-pub(super) struct EncodedEvent {
+#[non_exhaustive]
+pub struct EncodedEvent {
     /// Fully-qualified string, `pmu::EVENT:...`.
     pub fstr: String,
     /// The event-select register value (`PERFEVTSEL` / `UNC_PERFEVTSEL`).
@@ -116,7 +98,7 @@ pub(super) struct EncodedEvent {
 
 /// Encodes an event string of `pmu` (unprefixed names belong to it) with
 /// default privilege levels `plm`, as `pfm check --os none` does.
-pub(super) fn encode_event(
+pub fn encode_event(
     lib: &Library,
     pmu: Pmu<'_>,
     event: &str,
@@ -153,9 +135,13 @@ pub(super) fn encode_event(
     })
 }
 
-/// What IA-64 dispatch knows of one event.
+/// The IA-64 facts of one event, from its table: what the per-event
+/// queries answer and what IA-64 dispatch programs.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Ia64EventFacts {
+#[non_exhaustive]
+pub struct Ia64EventFacts {
+    /// The PMU model.
+    pub model: Ia64Model,
     /// Table name.
     pub name: &'static str,
     /// Event select code.
@@ -168,7 +154,7 @@ pub(super) struct Ia64EventFacts {
     pub umask: u32,
     /// EAR kind.
     pub ear: Ia64Ear,
-    /// Cache group and set within it.
+    /// Cache group.
     pub group: Ia64Group,
     /// Set within the cache group.
     pub set: Option<u8>,
@@ -178,6 +164,10 @@ pub(super) struct Ia64EventFacts {
     pub supports_iarr: bool,
     /// Counted accurately under data range restriction.
     pub supports_darr: bool,
+    /// Takes the Montecito `.all` qualifier.
+    pub supports_all: bool,
+    /// Montecito event type (`None` on Itanium and Itanium 2).
+    pub event_type: Option<Ia64EventType>,
     /// The branch trace buffer event (Itanium, Itanium 2).
     pub btb: bool,
     /// The execution trace buffer event (Montecito).
@@ -189,7 +179,8 @@ pub(super) struct Ia64EventFacts {
 
 /// An IA-64 event string, parsed.
 #[derive(Debug, Clone)]
-pub(super) struct Ia64ParsedEvent {
+#[non_exhaustive]
+pub struct Ia64ParsedEvent {
     /// The event.
     pub facts: Ia64EventFacts,
     /// MESI unit masks given, bit = mask index.
@@ -200,15 +191,51 @@ pub(super) struct Ia64ParsedEvent {
     pub modifier: Option<&'static str>,
 }
 
+/// The IA-64 facts of an event of an IA-64 table.
+fn ia64_table_facts(pmu: PmuDesc, desc: EventDesc) -> Ia64EventFacts {
+    let f = facts(desc);
+    Ia64EventFacts {
+        model: model(pmu),
+        name: desc.name(),
+        code: desc.code(),
+        counters: desc.cntmsk(),
+        maxincr: u32::from(f.maxincr),
+        umask: f.umask,
+        ear: f.ear,
+        group: f.group,
+        set: f.set,
+        supports_opcm: f.opcm,
+        supports_iarr: f.iarr,
+        supports_darr: f.darr,
+        supports_all: f.all,
+        event_type: f.ty,
+        btb: f.btb,
+        etb: f.etb,
+        takes_mesi: desc.numasks() > 0,
+        desc,
+    }
+}
+
+/// Is `pmu` an IA-64 PMU (served by the IA-64 engine)?
+fn is_ia64(pmu: PmuDesc) -> bool {
+    // By name: `DEFS` is a constant, so its address is not one address
+    // (an optimised build may give each use its own copy).
+    engine(pmu).defs().name == ia64_defs::DEFS.name
+}
+
+/// The IA-64 facts of an event; `None` for an event of another family.
+pub fn ia64_facts(event: &Event<'_>) -> Option<Ia64EventFacts> {
+    let pmu = event.pmu().desc;
+    is_ia64(pmu).then(|| ia64_table_facts(pmu, event.desc))
+}
+
 /// Parses an IA-64 event string of `pmu` (unprefixed names belong to it).
-pub(super) fn ia64_event(
+pub fn ia64_event(
     lib: &Library,
     pmu: Pmu<'_>,
     event: &str,
 ) -> Result<Ia64ParsedEvent, SourceError> {
     let d = parse_for(lib, pmu, event, Plm::DEFAULT)?;
-    let desc = d.event;
-    let f = facts(desc);
     let mut mesi = 0u64;
     let mut masks = Vec::new();
     let mut modifier = None;
@@ -221,23 +248,7 @@ pub(super) fn ia64_event(
             break;
         }
     }
-    let facts = Ia64EventFacts {
-        name: desc.name(),
-        code: desc.code(),
-        counters: desc.cntmsk(),
-        maxincr: u32::from(f.maxincr),
-        umask: f.umask,
-        ear: f.ear,
-        group: f.group,
-        set: f.set,
-        supports_opcm: f.qual & qual::OPCM != 0,
-        supports_iarr: f.qual & qual::IARR != 0,
-        supports_darr: f.qual & qual::DARR != 0,
-        btb: desc.flags() & event_flag::BTB != 0,
-        etb: desc.flags() & event_flag::ETB != 0,
-        takes_mesi: desc.numasks() > 0,
-        desc,
-    };
+    let facts = ia64_table_facts(pmu.desc, d.event);
     Ok(Ia64ParsedEvent {
         facts,
         mesi,
@@ -248,7 +259,7 @@ pub(super) fn ia64_event(
 
 /// The per-counter settings of an IA-64 counting monitor.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Ia64CounterSettings {
+pub struct Ia64CounterSettings {
     /// Privilege-level mask (bits 0-3).
     pub plm: u64,
     /// System-wide monitoring (the `pm` bit).
@@ -262,11 +273,7 @@ pub(super) struct Ia64CounterSettings {
 }
 
 /// The counting monitor value of an event, as `pfm check --os none` encodes it.
-pub(super) fn ia64_counter_value(
-    model: Ia64Model,
-    ev: &Ia64EventFacts,
-    s: Ia64CounterSettings,
-) -> u64 {
+pub fn ia64_counter_value(ev: &Ia64EventFacts, s: Ia64CounterSettings) -> u64 {
     let setup = CounterSetup {
         plm: s.plm,
         system_wide: s.system_wide,
@@ -274,26 +281,10 @@ pub(super) fn ia64_counter_value(
         ism: s.ism,
         mesi: s.mesi,
     };
-    counter_pmc(model, ev.desc, setup)
+    counter_pmc(ev.model, ev.desc, setup)
 }
 
 /// The code of a named event of `pmu` (libpfm-3 tests event classes by code).
-pub(super) fn event_code(pmu: Pmu<'_>, name: &str) -> Option<u64> {
+pub fn event_code(pmu: Pmu<'_>, name: &str) -> Option<u64> {
     pmu.desc.find_event(name, |_| true).map(|e| e.code())
-}
-
-/// The name of a requested attribute that is not a unit mask.
-fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
-    match a {
-        AttrRef::Umask(i) => d.umask(i).name(),
-        AttrRef::Mod(id) => engine(d.pmu)
-            .defs()
-            .modifiers
-            .get(usize::from(id))
-            .map_or("?", |m| m.name),
-        AttrRef::Perf(id) => crate::kernel::PERF_ATTRS
-            .get(usize::from(id))
-            .map_or("?", |p| p.name),
-        AttrRef::Raw(_) => "RAW_UMASK",
-    }
 }

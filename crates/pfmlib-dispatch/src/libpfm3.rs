@@ -7,7 +7,7 @@
 //! parameters (`pmcs`, `pmds`, `irange`, `drange`, `irange_is_fine`).
 //!
 //! ```
-//! use pfmlib::dispatch::libpfm3::{run, Input};
+//! use pfmlib_dispatch::libpfm3::{run, Input};
 //! let input: Input = serde_json::from_str(
 //!     r#"{"pmu": "itanium", "events": ["CPU_CYCLES"], "dfl_plm": 8}"#).unwrap();
 //! let out = run(pfmlib::Library::global(), &input);
@@ -15,12 +15,15 @@
 //! assert_eq!(out.pmcs.unwrap()[0].reg_value, "0x1228");
 //! ```
 
-use super::{
-    dispatch, AddrRange, BtbParams, Dispatch, DispatchError, DispatchErrorKind as K, EarModeParam,
-    EarParams, EventFlag, EventRequest, Ia64Params, IpearParams, Ism, Num, Opcm, RangeParams,
-    Request,
+use crate::error::{DispatchError, DispatchErrorKind as K};
+use crate::request::{
+    AddrRange, BtbParams, EarModeParam, EarParams, EventFlag, EventRequest, Ia64Params,
+    IpearParams, Ism, Num, Opcm, RangeParams, Request,
 };
-use crate::library::{Library, Pmu};
+use crate::response::{Dispatch, RangeResult};
+use crate::select::dispatch;
+use pfmlib::model_specific::{dispatcher, Dispatcher};
+use pfmlib::{AttrType, Library, Os, Pmu};
 use serde::{Deserialize, Serialize};
 
 /// One request (the `input` object of the reference vectors).
@@ -419,10 +422,7 @@ pub fn to_request(lib: &Library, input: &Input) -> Result<Request, DispatchError
     let pmu = lib
         .pmu(&input.pmu)
         .ok_or_else(|| DispatchError::new(K::NotFound, format!("unknown PMU {:?}", input.pmu)))?;
-    if !matches!(
-        super::source::dispatcher(pmu),
-        Some(super::source::Dispatcher::Ia64(_))
-    ) {
+    if !matches!(dispatcher(pmu), Some(Dispatcher::Ia64(_))) {
         return Err(DispatchError::new(
             K::NotSupported,
             format!(
@@ -503,9 +503,9 @@ fn event_string(pmu: Pmu<'_>, name: &str, unit_masks: &[u32]) -> Result<String, 
         )
     })?;
     let masks: Vec<_> = ev
-        .attrs(crate::Os::None)
+        .attrs(Os::None)
         .into_iter()
-        .filter(|a| a.attr_type == crate::AttrType::Umask)
+        .filter(|a| a.attr_type == AttrType::Umask)
         .collect();
     for &u in unit_masks {
         let a = masks.get(u as usize).ok_or_else(|| {
@@ -561,7 +561,7 @@ fn hex(v: u64) -> String {
     format!("{v:#x}")
 }
 
-fn rr_out(r: &super::RangeResult) -> RrOut {
+fn rr_out(r: &RangeResult) -> RrOut {
     RrOut {
         rr_nbr_used: r.rr_nbr_used,
         rr_br: r
