@@ -68,6 +68,7 @@ impl Library {
                 &visible,
                 active,
                 options.encode_inactive,
+                options.encode_left_out,
                 forced,
                 options.force_pmu.is_some(),
             ),
@@ -157,6 +158,23 @@ impl Library {
     pub fn event_by_idx(&self, idx: u32) -> Option<Event<'_>> {
         self.pmu_by_id(idx >> EVENT_INDEX_SHIFT)?
             .event_at((idx & EVENT_POSITION_MASK) as usize)
+    }
+
+    /// The event an encoding of this library is of (by its
+    /// [`Encoding::idx`]), also where its PMU is not listed but was reached
+    /// by its `pmu::` prefix ([`Options::encode_left_out`]), which
+    /// [`Library::event_by_idx`] passes over.
+    ///
+    /// ```
+    /// use pfmlib::{Host, Library, Options, Os, Plm};
+    /// let lib = Library::new(Host::none(), Options::new().disable_pmus("nhm").encode_left_out(true));
+    /// let enc = lib.encode("nhm::INST_RETIRED:ANY_P", Plm::DEFAULT, Os::None).unwrap();
+    /// assert!(lib.event_by_idx(enc.idx).is_none());
+    /// assert_eq!(lib.event_of(&enc).unwrap().name(), "INST_RETIRED");
+    /// ```
+    pub fn event_of(&self, enc: &Encoding) -> Option<Event<'_>> {
+        let d = PmuDesc::by_id(enc.idx >> EVENT_INDEX_SHIFT).filter(|&d| self.ctx.may_encode(d))?;
+        Pmu::new(self, d).event_at((enc.idx & EVENT_POSITION_MASK) as usize)
     }
 
     /// [`Library::encode`], also saying which perf_events attributes the
