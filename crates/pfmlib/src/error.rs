@@ -4,6 +4,7 @@ use serde::Serialize;
 
 /// The kind of an error, one per libpfm4 `PFM_ERR_*` code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// `PFM_ERR_NOTSUPP` (-1): not supported (here, or by this PMU / OS layer).
     NotSupported,

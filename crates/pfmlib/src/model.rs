@@ -65,6 +65,7 @@ impl Vendor {
 /// Type of a PMU (libpfm4's `pfm_pmu_type_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum PmuKind {
     /// A processor core PMU.
     Core,
@@ -88,6 +89,7 @@ impl PmuKind {
 /// The OS layer an encoding is made for (libpfm4's `pfm_os_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Os {
     /// Raw PMU register values only (`PFM_OS_NONE`).
     None,
@@ -96,6 +98,18 @@ pub enum Os {
     /// Linux perf_events with software attributes too: period, frequency,
     /// precise, exclusive, pinned, cpu (`PFM_OS_PERF_EVENT_EXT`).
     PerfEventExt,
+}
+
+impl Os {
+    /// libpfm4's numeric value (`PFM_OS_NONE` 0, `PFM_OS_PERF_EVENT` 1,
+    /// `PFM_OS_PERF_EVENT_EXT` 2).
+    pub fn code(self) -> u32 {
+        match self {
+            Os::None => 0,
+            Os::PerfEvent => 1,
+            Os::PerfEventExt => 2,
+        }
+    }
 }
 
 /// Privilege-level mask (libpfm4's `PFM_PLM*` bits).
@@ -157,6 +171,7 @@ impl fmt::Debug for Plm {
 /// What kind of attribute (libpfm4's `pfm_attr_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum AttrType {
     /// A unit mask.
     Umask,
