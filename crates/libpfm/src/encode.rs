@@ -225,12 +225,10 @@ mod tests {
         let fstr =
             "nhm::X:k=1:u=1:e=0:i=0:c=0:t=0:u=1:k=1:h=0:precise=0:excl=0:mg=0:mh=1:hw_smpl=0";
         let mut a = AttrBytes::default();
-        let p = pfmlib::PerfAttr {
-            precise_ip: 2,
-            sample_period: 1000,
-            exclusive: true,
-            ..Default::default()
-        };
+        let p = pfmlib::PerfAttr::default()
+            .precise_ip(2)
+            .sample_period(1000)
+            .exclusive(true);
         let mut set = pfmlib::PerfSettings::default();
         set.period = true;
         set.precise = true;

@@ -416,13 +416,16 @@ impl Counter {
         // `:S` asks for PERF_SAMPLE_READ; it changes nothing to a count, so
         // a kernel that refuses it with inheritance (before 6.12) counts without it.
         let mut sample_read = ev.sample_read;
+        attr.read_format = read_format;
+        attr.exclude_idle |= ev.exclude_idle;
+        let sample_type = attr.sample_type;
         let file = loop {
+            attr.sample_type = if sample_read {
+                sample_type | pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID
+            } else {
+                sample_type
+            };
             let mut k = attr.to_kernel();
-            k.read_format = read_format;
-            k.set_exclude_idle(u64::from(ev.exclude_idle));
-            if sample_read {
-                k.sample_type |= pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID;
-            }
             match leader {
                 // Members follow the leader: enabled, no enable-on-exec of their own.
                 Some(_) => k.set_disabled(0),
@@ -673,14 +676,10 @@ fn max_precise_ip() -> u8 {
         (1..=perf_syntax::MAX_PRECISE)
             .rev()
             .find(|&p| {
-                let attr = PerfAttr {
-                    type_: 0,
-                    config: 0,
-                    exclude_kernel: true,
-                    exclude_hv: true,
-                    precise_ip: p,
-                    ..PerfAttr::default()
-                };
+                let attr = PerfAttr::new(0, 0)
+                    .exclude_kernel(true)
+                    .exclude_hv(true)
+                    .precise_ip(p);
                 let mut k = attr.to_kernel();
                 k.set_disabled(1);
                 sys::perf_event_open(&mut k, 0, -1, None).is_ok()

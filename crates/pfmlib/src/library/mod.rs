@@ -20,8 +20,7 @@ use crate::kernel::perf_attr as pa;
 use crate::model::{Os, Plm};
 use crate::os::{self, Encoding};
 use crate::pmu::engine;
-use crate::tables::{pool_cstr, pool_nul_terminated, PmuDesc, EVENT_INDEX_SHIFT};
-use std::ffi::CStr;
+use crate::tables::{PmuDesc, EVENT_INDEX_SHIFT};
 use std::sync::OnceLock;
 
 /// The set of PMUs pfmlib knows, with those active on a given host.
@@ -233,36 +232,6 @@ pub struct PerfSettings {
     pub precise: bool,
     /// `excl=` (may set `exclusive`).
     pub excl: bool,
-}
-
-/// A string of pfmlib's tables as a NUL-terminated C string, without a
-/// copy: names and descriptions of PMUs, events and unit masks, and alias
-/// strings, as [`Pmu`], [`Event`], [`EventInfo`](crate::EventInfo) and
-/// [`AttrInfo`](crate::AttrInfo) return them. `None` for any other string
-/// (modifier and perf_events attribute names and descriptions are Rust
-/// constants, without a NUL).
-///
-/// ```
-/// let ev = pfmlib::Library::global().find_event("nhm::INST_RETIRED").unwrap();
-/// assert_eq!(pfmlib::table_cstr(ev.name()), Some(c"INST_RETIRED"));
-/// assert_eq!(pfmlib::table_cstr("INST_RETIRED"), None);
-/// ```
-pub fn table_cstr(s: &'static str) -> Option<&'static CStr> {
-    pool_cstr(s)
-}
-
-/// Is `s` a string of pfmlib's tables, so that a NUL follows its last byte
-/// (`s.as_ptr()` may then be handed to C as a C string)? What
-/// [`table_cstr`] answers, without looking through the string: one
-/// comparison and one byte read, for callers that hand out many strings.
-///
-/// ```
-/// let ev = pfmlib::Library::global().find_event("nhm::INST_RETIRED").unwrap();
-/// assert!(pfmlib::is_table_string(ev.desc()));
-/// assert!(!pfmlib::is_table_string("INST_RETIRED"));
-/// ```
-pub fn is_table_string(s: &'static str) -> bool {
-    pool_nul_terminated(s)
 }
 
 /// The visible PMUs, the active ones and the forced one, as libpfm4's
