@@ -112,6 +112,7 @@ fn write_attrs(out: &mut impl Write, ev: &Event, os: Os) -> std::io::Result<()> 
             AttrType::ModBool => "bool",
             AttrType::ModInteger => "int",
             AttrType::RawUmask => "raw",
+            _ => "other",
         };
         let ctrl = match a.ctrl {
             pfmlib::AttrCtrl::Pmu => "PMU",

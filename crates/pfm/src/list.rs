@@ -197,6 +197,7 @@ fn kind_words(k: PmuKind) -> &'static str {
         PmuKind::Core => "core",
         PmuKind::Uncore => "uncore",
         PmuKind::OsGeneric => "OS generic",
+        _ => "other",
     }
 }
 

@@ -446,15 +446,16 @@ impl<K: Kernel> Counter<K> {
         // `:S` asks for PERF_SAMPLE_READ; it changes nothing to a count, so
         // a kernel that refuses it with inheritance (before 6.12) counts without it.
         let mut sample_read = ev.sample_read;
+        attr.read_format = read_format;
+        attr.exclude_idle |= ev.exclude_idle;
+        let sample_type = attr.sample_type;
         let event = loop {
-            // The attributes pfmlib's `PerfAttr` does not carry are set on
-            // the kernel struct here, after `to_kernel()`.
+            attr.sample_type = if sample_read {
+                sample_type | pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID
+            } else {
+                sample_type
+            };
             let mut k = attr.to_kernel();
-            k.read_format = read_format;
-            k.set_exclude_idle(u64::from(ev.exclude_idle));
-            if sample_read {
-                k.sample_type |= pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID;
-            }
             match leader {
                 // Members follow the leader: enabled, no enable-on-exec of their own.
                 Some(_) => k.set_disabled(0),

@@ -158,14 +158,10 @@ impl Pmc {
         let mut sel = self.perfevtsel();
         sel.set_usr(0);
         sel.set_os(0);
-        PerfAttr {
-            type_: PERF_TYPE_RAW,
-            config: sel.0,
-            exclude_user: !self.flags.contains(PmcFlags::USR),
-            exclude_kernel: !self.flags.contains(PmcFlags::OS),
-            exclude_hv: true,
-            ..PerfAttr::default()
-        }
+        PerfAttr::new(PERF_TYPE_RAW, sel.0)
+            .exclude_user(!self.flags.contains(PmcFlags::USR))
+            .exclude_kernel(!self.flags.contains(PmcFlags::OS))
+            .exclude_hv(true)
     }
 }
 

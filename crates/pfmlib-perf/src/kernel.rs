@@ -173,14 +173,10 @@ fn probe_precise_ip<K: Kernel>(kernel: &K) -> u8 {
     (1..=crate::perf_syntax::MAX_PRECISE)
         .rev()
         .find(|&p| {
-            let attr = pfmlib::PerfAttr {
-                type_: 0,
-                config: 0,
-                exclude_kernel: true,
-                exclude_hv: true,
-                precise_ip: p,
-                ..pfmlib::PerfAttr::default()
-            };
+            let attr = pfmlib::PerfAttr::new(0, 0)
+                .exclude_kernel(true)
+                .exclude_hv(true)
+                .precise_ip(p);
             let mut k = attr.to_kernel();
             k.set_disabled(1);
             kernel.open(&mut k, 0, -1, None, 0).is_ok()

@@ -3,6 +3,7 @@
 /// The kind of an error, one per libpfm4 `PFM_ERR_*` code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// `PFM_ERR_NOTSUPP` (-1): not supported (here, or by this PMU / OS layer).
     NotSupported,

@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 mod attrs;
+pub mod c_support;
 mod ctx;
 #[allow(dead_code)] // some of the vocabulary is only read by the generator
 #[path = "pmu/defs.rs"]
@@ -49,9 +50,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use event::quoted;
 pub use host::{Arch, ArchPerfmon, Host};
 pub use kernel::PerfAttr;
-pub use library::{
-    encode, find_event, is_table_string, table_cstr, Event, Library, Options, PerfSettings, Pmu,
-};
+pub use library::{encode, find_event, Event, Library, Options, PerfSettings, Pmu};
 pub use model::{
     AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo, PmuKind, Speculation, Vendor,
 };

@@ -66,6 +66,7 @@ impl Vendor {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum PmuKind {
     /// A processor core PMU.
     Core,
@@ -90,6 +91,7 @@ impl PmuKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Os {
     /// Raw PMU register values only (`PFM_OS_NONE`).
     None,
@@ -98,6 +100,18 @@ pub enum Os {
     /// Linux perf_events with software attributes too: period, frequency,
     /// precise, exclusive, pinned, cpu (`PFM_OS_PERF_EVENT_EXT`).
     PerfEventExt,
+}
+
+impl Os {
+    /// libpfm4's numeric value (`PFM_OS_NONE` 0, `PFM_OS_PERF_EVENT` 1,
+    /// `PFM_OS_PERF_EVENT_EXT` 2).
+    pub fn code(self) -> u32 {
+        match self {
+            Os::None => 0,
+            Os::PerfEvent => 1,
+            Os::PerfEventExt => 2,
+        }
+    }
 }
 
 /// Privilege-level mask (libpfm4's `PFM_PLM*` bits).
@@ -161,6 +175,7 @@ impl fmt::Debug for Plm {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum AttrType {
     /// A unit mask.
     Umask,

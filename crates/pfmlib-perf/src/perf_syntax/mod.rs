@@ -117,13 +117,9 @@ impl PerfEvent {
 /// The attributes of an event of `type_`/`config` at the levels of `plm`
 /// (the hypervisor follows perf's default: counted).
 fn base_attr(type_: u32, config: u64, plm: Plm) -> PerfAttr {
-    PerfAttr {
-        type_,
-        config,
-        exclude_user: !plm.contains(Plm::PLM3),
-        exclude_kernel: !plm.contains(Plm::PLM0),
-        ..PerfAttr::default()
-    }
+    PerfAttr::new(type_, config)
+        .exclude_user(!plm.contains(Plm::PLM3))
+        .exclude_kernel(!plm.contains(Plm::PLM0))
 }
 
 fn syntax_err(event: &str, error: SyntaxError) -> Error {

@@ -96,7 +96,7 @@ pub(crate) fn resolve<'a>(
 /// The PMU a `pmu::` prefix names, if events may be encoded for it here.
 fn prefixed_pmu(ctx: &Ctx, name: &str, input: &str) -> Result<PmuDesc> {
     let pmu = PmuDesc::by_name(name)
-        .filter(|&p| ctx.is_visible(p))
+        .filter(|&p| ctx.is_prefixable(p))
         .ok_or_else(|| {
             Error::new(
                 ErrorKind::NotFound,
