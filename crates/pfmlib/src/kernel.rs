@@ -206,10 +206,12 @@ pub struct PerfAttr {
     pub sample_type: u64,
 }
 
+#[cfg(feature = "serde")]
 fn is_false(b: &bool) -> bool {
     !*b
 }
 
+#[cfg(feature = "serde")]
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }

@@ -17,7 +17,7 @@
 //! must be "found" for any Arm PMU to be detected; only the first two decide
 //! which.
 
-use super::Arch;
+use super::arch::Arch;
 
 /// What libpfm4 knows of an Arm CPU: the three `/proc/cpuinfo` values it
 /// reads, as it reads them (`strtol(.., 16)` stored in a C `int`).

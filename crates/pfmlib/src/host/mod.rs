@@ -4,10 +4,12 @@
 //! sources tests can replace: any [`CpuIdReader`] (a recorded dump) and a
 //! root directory or in-memory files for `/sys` and `/proc`.
 
+mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
 
+pub use arch::Arch;
 pub use cpu::ArchPerfmon;
 pub use cpuinfo::ArmCpuId;
 pub use raw_cpuid::{CpuIdReader, CpuIdResult};
@@ -21,37 +23,6 @@ use std::sync::Arc;
 pub(crate) const EVENT_SOURCES: &str = "/sys/bus/event_source/devices";
 /// Where Arm CPUs are identified (as libpfm4 does).
 const CPUINFO: &str = "/proc/cpuinfo";
-
-/// The processor architecture of a host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-#[non_exhaustive]
-pub enum Arch {
-    /// x86 (32 or 64 bits).
-    X86,
-    /// 64-bit Arm.
-    Aarch64,
-    /// 32-bit Arm.
-    Arm,
-    /// Anything else.
-    Other,
-}
-
-impl Arch {
-    /// The architecture this program was built for.
-    pub fn native() -> Arch {
-        if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
-            Arch::X86
-        } else if cfg!(target_arch = "aarch64") {
-            Arch::Aarch64
-        } else if cfg!(target_arch = "arm") {
-            Arch::Arm
-        } else {
-            Arch::Other
-        }
-    }
-}
 
 /// What pfmlib knows about the machine it answers for.
 ///

@@ -90,19 +90,19 @@ impl Library {
     pub fn pmus(&self) -> impl Iterator<Item = Pmu<'_>> {
         PmuDesc::all()
             .filter(move |&d| self.ctx.is_visible(d))
-            .map(move |d| Pmu::new(self, d))
+            .map(move |d| Pmu::new(&self.ctx, d))
     }
 
     /// The PMUs active on the host, in the order unprefixed names are looked up.
     pub fn active_pmus(&self) -> impl Iterator<Item = Pmu<'_>> {
-        self.ctx.active.iter().map(move |&d| Pmu::new(self, d))
+        self.ctx.active.iter().map(move |&d| Pmu::new(&self.ctx, d))
     }
 
     /// A PMU by name, ignoring case.
     pub fn pmu(&self, name: &str) -> Option<Pmu<'_>> {
         PmuDesc::by_name(name)
             .filter(|&d| self.ctx.is_visible(d))
-            .map(|d| Pmu::new(self, d))
+            .map(|d| Pmu::new(&self.ctx, d))
     }
 
     /// Looks an event up by name (`[pmu::]EVENT`, attributes ignored).
@@ -114,7 +114,7 @@ impl Library {
     /// ```
     pub fn find_event(&self, s: &str) -> Result<Event<'_>> {
         let (pmu, ev) = lookup_event(&self.ctx, s)?;
-        Ok(Event::new(Pmu::new(self, pmu), ev))
+        Ok(Event::new(Pmu::new(&self.ctx, pmu), ev))
     }
 
     /// Encodes an event string for an OS layer with default privilege levels `plm`.
@@ -140,7 +140,7 @@ impl Library {
     pub fn pmu_by_id(&self, id: u32) -> Option<Pmu<'_>> {
         PmuDesc::by_id(id)
             .filter(|&d| self.ctx.is_visible(d))
-            .map(|d| Pmu::new(self, d))
+            .map(|d| Pmu::new(&self.ctx, d))
     }
 
     /// An event by its opaque libpfm4 index (`pmu id << 21 | position`):
@@ -173,7 +173,7 @@ impl Library {
     /// ```
     pub fn event_of(&self, enc: &Encoding) -> Option<Event<'_>> {
         let d = PmuDesc::by_id(enc.idx >> EVENT_INDEX_SHIFT).filter(|&d| self.ctx.may_encode(d))?;
-        Pmu::new(self, d).event_at((enc.idx & EVENT_POSITION_MASK) as usize)
+        Pmu::new(&self.ctx, d).event_at((enc.idx & EVENT_POSITION_MASK) as usize)
     }
 
     /// [`Library::encode`], also saying which perf_events attributes the
