@@ -12,12 +12,12 @@ use std::process::ExitCode;
 (with --json a failure is printed as {\"ok\":false,\"error\":{\"kind\":...,\"message\":...}})."
 )]
 pub struct Args {
-    /// Request file (JSON, see the README); `-` or nothing reads standard input.
+    /// Request file (JSON, see docs/dispatch.md); `-` or nothing reads standard input.
     file: Option<String>,
     /// JSON output instead of text; failures too, as `{"ok":false,"error":{...}}`.
     #[arg(long)]
     json: bool,
-    /// Request format: `native` (one request, the README's schema) or
+    /// Request format: `native` (one request, docs/dispatch.md's schema) or
     /// `libpfm3` (IA-64 only: one libpfm-3 style request per line, one
     /// result per line).
     #[arg(long, value_enum, default_value = "native")]
