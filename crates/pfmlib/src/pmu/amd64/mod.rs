@@ -11,8 +11,8 @@
 
 pub(crate) use pfmlib_defs::amd64 as defs;
 
+use super::common::{offer_of, Engine, EventFlags, UmaskInfo};
 use super::machinery::{all_groups, perfevtsel, Encoding, ModSpec, ModTable, UmaskRules};
-use super::{offer_of, Engine, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::{ErrorKind, Result};
@@ -112,7 +112,7 @@ impl Engine for Amd64 {
         UmaskInfo {
             code: um.code(),
             is_dfl: um.flags() & DFL != 0,
-            flags: super::EventFlags::NONE,
+            flags: EventFlags::NONE,
         }
     }
 

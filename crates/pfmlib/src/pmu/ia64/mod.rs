@@ -12,7 +12,7 @@
 
 pub(crate) use pfmlib_defs::ia64 as defs;
 
-use super::Engine;
+use super::common::Engine;
 use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};

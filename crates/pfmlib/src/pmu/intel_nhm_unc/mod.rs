@@ -4,9 +4,9 @@
 
 pub(crate) use pfmlib_defs::intel_nhm_unc as defs;
 
+use super::common::{offer_of, Engine, EventFlags, UmaskInfo};
 use super::intel_x86::{ev_flag, pmu_flag, um_flag};
 use super::machinery::{all_groups, perfevtsel, Encoding, ModSpec, ModTable, UmaskRules};
-use super::{offer_of, Engine, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::{ErrorKind, Result};
@@ -35,7 +35,7 @@ impl Engine for NhmUncore {
         UmaskInfo {
             code: um.code(),
             is_dfl: um.flags() & um_flag::DFL != 0,
-            flags: super::EventFlags::NONE,
+            flags: EventFlags::NONE,
         }
     }
 

@@ -6,14 +6,13 @@
 //! default, and the codes: control, filter 0, filter 1, address match.
 //! The group rules and modifier ranges are the shared machinery's.
 
-use super::filters::{fstr_value, place_modifier};
-use super::{
-    ev_flag, mod_id, pmu_flag, um_flag, umask_ext, EXT_MODS_REQUIRED, MODIFIERS, MOD_KEYS,
-};
+use super::filters::{fstr_value, place_modifier, Regs};
+use super::vocab::{ev_flag, is_cha_filter_event, mod_id, required_names, um_flag, umask_ext};
 use crate::desc::Desc;
 use crate::error::{Error, ErrorKind, Result};
 use crate::pmu::machinery::{all_groups, Encoding, ModSpec, ModTable, Own, UmaskRules, Umasks};
 use crate::tables::UmaskDesc;
+use pfmlib_defs::intel_snbep_unc::{MODIFIERS, MOD_KEYS};
 use pfmlib_defs::position;
 
 /// The unit-mask rules of the family.
@@ -72,53 +71,9 @@ const UMOD_MODS: u32 = {
     m
 };
 
-/// The box's registers as the attributes set them (control, filter words,
-/// address match) and what the filter rules need to know.
-pub(super) struct Regs {
-    /// The control register.
-    pub reg: u64,
-    /// Unit mask bits the event code hard-wires (code >> 8).
-    pub umask1: u64,
-    /// Unit mask bits requested (libpfm4's `umask2`).
-    pub umask2: u64,
-    /// Filter words 0 and 1.
-    pub filters: [u64; 2],
-    /// Home agent address match.
-    pub addr: u64,
-    /// Modifiers given (bit = id).
-    pub given: u32,
-    /// Modifiers required (event and unit masks).
-    pub modmsk_r: u32,
-    /// Filter 0 is part of the codes even when 0.
-    pub must_have_filt0: bool,
-    /// PCU frequency band of `ff` (-1: none given).
-    pub pcu_band: i64,
-    /// Is this a PCU occupancy event?
-    pub occ: bool,
-}
-
-impl Regs {
-    fn new(d: &Desc) -> Regs {
-        let ev = d.event;
-        let code = ev.code();
-        Regs {
-            reg: code,
-            umask1: code >> 8,
-            umask2: code >> 8,
-            filters: [0; 2],
-            addr: 0,
-            given: 0,
-            modmsk_r: ev.ext(EXT_MODS_REQUIRED),
-            must_have_filt0: ev.flags() & ev_flag::FORCE_FILT0 != 0,
-            pcu_band: -1,
-            occ: d.pmu.flags() & pmu_flag::OCC != 0 && code & 0x80 != 0,
-        }
-    }
-
-    /// Modifiers given that take part in the required-modifier checks.
-    fn umodmsk(&self) -> u32 {
-        self.given & UMOD_MODS
-    }
+/// Modifiers given that take part in the required-modifier checks.
+fn umodmsk(st: &Regs) -> u32 {
+    st.given & UMOD_MODS
 }
 
 /// Applies what a unit mask does to the two filter words: the low half of
@@ -216,7 +171,7 @@ fn complete_umasks(st: &mut Regs, um: &mut Umasks, d: &mut Desc) -> Result<()> {
 fn check_modifiers(st: &Regs, d: &Desc) -> Result<()> {
     for nf in [mod_id::NF, mod_id::NF1] {
         let bit = 1u32 << nf;
-        if st.modmsk_r & bit == 0 && st.umodmsk() & bit != 0 {
+        if st.modmsk_r & bit == 0 && umodmsk(st) & bit != 0 {
             return Err(Error::new(
                 ErrorKind::Attr,
                 format!(
@@ -226,8 +181,8 @@ fn check_modifiers(st: &Regs, d: &Desc) -> Result<()> {
             ));
         }
     }
-    if st.modmsk_r != 0 && st.umodmsk() & st.modmsk_r == 0 {
-        let names = super::required_names(st.modmsk_r);
+    if st.modmsk_r != 0 && umodmsk(st) & st.modmsk_r == 0 {
+        let names = required_names(st.modmsk_r);
         return Err(Error::new(
             ErrorKind::Attr,
             format!("{} needs the modifier {names}", d.event_name()),
@@ -239,7 +194,7 @@ fn check_modifiers(st: &Regs, d: &Desc) -> Result<()> {
 /// Skylake-X CHA TOR events: filter 1 defaults to every opcode, node and
 /// memory kind; an opcode given turns "every opcode" off.
 fn cha_filter1_default(st: &mut Regs, d: &Desc) {
-    if !super::is_cha_filter_event(d.pmu, st.reg, 1) {
+    if !is_cha_filter_event(d.pmu, st.reg, 1) {
         return;
     }
     let mut f1 = super::regs::SkxChaFilter1(st.filters[1]);

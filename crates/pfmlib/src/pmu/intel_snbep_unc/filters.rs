@@ -3,12 +3,12 @@
 //! string shows for it — libpfm4's field for field, including the fields
 //! it shows in place of the one it sets (`tf`, `lmem`, `rmem`).
 
-use super::encode::Regs;
-use super::mod_id as m;
 use super::regs::{
     BoxCtl, CboFilter1, HaAddrMatch, HswepCboFilter0, PcuCtl, SkxChaFilter0, SkxChaFilter1,
     SkxUpiFilter, SnbepCboFilter,
 };
+use super::vocab::{ev_flag, mod_id as m, pmu_flag, EXT_MODS_REQUIRED};
+use crate::desc::Desc;
 
 /// Event code of the PCU's first frequency-band event (bands 0-3 follow).
 const PCU_FREQ_BAND0_CODE: i64 = 0xb;
@@ -146,4 +146,48 @@ pub(super) fn fstr_value(st: &Regs, id: u64) -> Option<u64> {
         _ => return None,
     };
     Some(v)
+}
+
+/// The box's registers as the attributes set them (control, filter words,
+/// address match) and what the filter rules need to know.
+pub(super) struct Regs {
+    /// The control register.
+    pub reg: u64,
+    /// Unit mask bits the event code hard-wires (code >> 8).
+    pub umask1: u64,
+    /// Unit mask bits requested (libpfm4's `umask2`).
+    pub umask2: u64,
+    /// Filter words 0 and 1.
+    pub filters: [u64; 2],
+    /// Home agent address match.
+    pub addr: u64,
+    /// Modifiers given (bit = id).
+    pub given: u32,
+    /// Modifiers required (event and unit masks).
+    pub modmsk_r: u32,
+    /// Filter 0 is part of the codes even when 0.
+    pub must_have_filt0: bool,
+    /// PCU frequency band of `ff` (-1: none given).
+    pub pcu_band: i64,
+    /// Is this a PCU occupancy event?
+    pub occ: bool,
+}
+
+impl Regs {
+    pub fn new(d: &Desc) -> Regs {
+        let ev = d.event;
+        let code = ev.code();
+        Regs {
+            reg: code,
+            umask1: code >> 8,
+            umask2: code >> 8,
+            filters: [0; 2],
+            addr: 0,
+            given: 0,
+            modmsk_r: ev.ext(EXT_MODS_REQUIRED),
+            must_have_filt0: ev.flags() & ev_flag::FORCE_FILT0 != 0,
+            pcu_band: -1,
+            occ: d.pmu.flags() & pmu_flag::OCC != 0 && code & 0x80 != 0,
+        }
+    }
 }

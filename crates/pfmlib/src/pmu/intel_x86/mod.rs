@@ -10,7 +10,7 @@ pub(crate) use pfmlib_defs::intel_x86 as defs;
 pub(crate) use vocab::{ev_flag, modifier_id, pmu_flag, um_flag, umask_cntmsk};
 use vocab::{umask_ucode, EXT_CPUID_BIT};
 
-use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
+use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;

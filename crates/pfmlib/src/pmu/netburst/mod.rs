@@ -6,8 +6,8 @@
 
 pub(crate) use pfmlib_defs::netburst as defs;
 
+use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use super::machinery::{push_umask, Encoding, ModSpec, ModTable, Own, UmaskRules};
-use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
