@@ -2,7 +2,7 @@
 //! line and, with `--input`, one per line of a file or standard input.
 //!
 //! Output goes through one buffer; JSON lines are written directly
-//! ([`json`]), byte for byte as serde_json would print them.
+//! ([`json`](mod@json)), byte for byte as serde_json would print them.
 
 mod input;
 mod json;

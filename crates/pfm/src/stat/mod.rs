@@ -6,7 +6,7 @@
 //!   checks among options; [`exit`]: exit statuses as a shell reports them;
 //! - [`scope`]: what is counted (command, `-p` pids, `-t` tids, `-a`, `-C`
 //!   CPUs, `-G` cgroup);
-//! - [`hooks`]: `--pre` and `--post`; [`run`]: opening the counters,
+//! - [`hooks`]: `--pre` and `--post`; [`run`](mod@run): opening the counters,
 //!   running the command, intervals, repeats, handing what it reads to a
 //!   [`run::Observer`];
 //! - [`aggr`]: one line per CPU, core, socket or thread; [`kind`]: what an

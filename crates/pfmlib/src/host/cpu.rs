@@ -40,7 +40,7 @@ impl ArchPerfmon {
         self.edx & 0x3f
     }
     /// Is architectural event `bit` available? libpfm4's reading: EBX bits
-    /// 0-6 only, whatever EAX[31:24] says; a set bit means "not available".
+    /// 0-6 only, whatever `EAX[31:24]` says; a set bit means "not available".
     pub fn event_available(&self, bit: u32) -> bool {
         bit < 7 && (self.ebx >> bit) & 1 == 0
     }

@@ -1,5 +1,5 @@
 //! `-x SEP`: perf's CSV, one line per event: value, unit, event,
-//! [variance,] runtime, percent running, metric value, metric unit.
+//! \[variance,\] runtime, percent running, metric value, metric unit.
 
 use super::record::{CountRecord, Number};
 use crate::stat::metricdefs::MetricDef;
