@@ -6,10 +6,10 @@
 //! [`parse_event`] also resolves every attribute against what the event
 //! offers for the OS layer.
 
+mod keys;
 pub(crate) mod scan;
 
 use crate::ctx::Ctx;
-use crate::defs::ModKind;
 use crate::desc::{Attr, AttrRef, Desc, MAX_ATTRS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PERF_ATTRS;
@@ -394,44 +394,30 @@ fn raw_umask(d: &Desc, name: &str, has_other: bool) -> Result<AttrRef> {
 /// perf_events attribute, each only if the event offers it. Modifiers and
 /// perf_events attributes are found by their one-word keys.
 fn find_attr(d: &Desc, name: &[u8], k: u64, has_value: bool) -> Option<(AttrRef, AttrType)> {
-    if !has_value && d.event.numasks() > 0 {
+    let names = keys::names(d.pmu);
+    let c = names.get(k, name.len());
+    if !has_value
+        && d.event.numasks() > 0
+        && (c == keys::Candidates::default() || keys::umask_may_clash(d.pmu, d.event, c))
+    {
         let variant = d.pmu.variant_bit();
         if let Some(i) = d.event.find_umask(name, |u| u.in_variant(variant)) {
             return Some((AttrRef::Umask(i as u16), AttrType::Umask));
         }
     }
-    if k == crate::defs::NO_KEY {
-        return None;
+    let mods = c.mods & d.offer.mods;
+    if mods != 0 {
+        let id = mods.trailing_zeros();
+        let ty = if names.is_int(id) {
+            AttrType::ModInteger
+        } else {
+            AttrType::ModBool
+        };
+        return Some((AttrRef::Mod(id as u8), ty));
     }
-    let mods = engine(d.pmu).defs().modifiers;
-    let mut offered = d.offer.mods;
-    while offered != 0 {
-        let id = offered.trailing_zeros() as usize;
-        offered &= offered - 1;
-        if let Some(m) = mods
-            .get(id)
-            .filter(|m| m.key == k && m.name.len() == name.len())
-        {
-            let ty = if m.kind == ModKind::Int {
-                AttrType::ModInteger
-            } else {
-                AttrType::ModBool
-            };
-            return Some((AttrRef::Mod(id as u8), ty));
-        }
-    }
-    let mut offered = d.offer.perf;
-    while offered != 0 {
-        let id = offered.trailing_zeros() as usize;
-        offered &= offered - 1;
-        if let Some(a) = PERF_ATTRS
-            .get(id)
-            .filter(|a| a.key == k && a.name.len() == name.len())
-        {
-            return Some((AttrRef::Perf(id as u8), a.ty));
-        }
-    }
-    None
+    let perf = c.perf & d.offer.perf;
+    let id = perf.trailing_zeros() as usize;
+    PERF_ATTRS.get(id).map(|a| (AttrRef::Perf(id as u8), a.ty))
 }
 
 /// The value of a requested attribute.

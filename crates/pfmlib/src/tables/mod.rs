@@ -540,6 +540,27 @@ impl EventDesc {
         UmaskDesc(u32_at(EVENTS, self.at(layout::event::FIRST_UMASK)) + i as u32)
     }
 
+    /// Position of the event's table among all tables (PMUs that share
+    /// an event list share a table).
+    #[inline]
+    pub fn table_id(self) -> usize {
+        self.table as usize / layout::table::SIZE
+    }
+
+    /// Number of event tables.
+    pub fn num_tables() -> usize {
+        TABLES.len() / layout::table::SIZE
+    }
+
+    /// The names of every unit mask of the event's table (every event,
+    /// every variant).
+    pub fn table_umask_names(self) -> impl Iterator<Item = &'static [u8]> {
+        let t = self.table as usize;
+        let first = u32_at(TABLES, t + layout::table::FIRST_UMASK);
+        let n = u32_at(TABLES, t + layout::table::NUMASKS);
+        (first..first + n).map(|i| UmaskDesc(i).name_bytes())
+    }
+
     /// Every unit mask of the event (all variants).
     pub fn umasks(self) -> impl Iterator<Item = UmaskDesc> {
         (0..self.numasks()).map(move |i| self.umask(i))
