@@ -3,11 +3,12 @@
 //! fully-qualified string the engine writes. The data shared by the
 //! event-string stages, the engines and the OS layer.
 
-use crate::defs::ModDef;
+use crate::defs::{ModDef, FAMILIES};
 use crate::kernel::PERF_ATTRS;
 use crate::model::{Os, Plm};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Most attributes one event string may carry.
 pub(crate) const MAX_ATTRS: usize = 64;
@@ -171,20 +172,30 @@ impl Desc {
     /// ordering rules: [`Desc::write_fstr_umasks`], then each hardware
     /// modifier offered, in id order, as `:name=value` with the register
     /// value `value` gives it (`None`: left out).
-    pub fn write_fstr(&mut self, mods: &[ModDef], value: impl Fn(u64) -> Option<u64>) {
+    pub fn write_fstr(&mut self, mods: &'static [ModDef], value: impl Fn(u64) -> Option<u64>) {
         self.write_fstr_umasks();
         self.write_fstr_mods(mods, value);
     }
 
     /// Appends each hardware modifier offered, in id order, as `:name=value`
     /// with the value `value` gives it (`None`: left out).
-    pub fn write_fstr_mods(&mut self, mods: &[ModDef], value: impl Fn(u64) -> Option<u64>) {
+    pub fn write_fstr_mods(&mut self, mods: &'static [ModDef], value: impl Fn(u64) -> Option<u64>) {
+        let fam = pieces()
+            .mods
+            .get(self.pmu.family())
+            .filter(|f| f.made_from(mods));
         let mut offered = self.offer.mods;
         while offered != 0 {
             let id = offered.trailing_zeros();
             offered &= offered - 1;
             if let (Some(v), Some(m)) = (value(u64::from(id)), mods.get(id as usize)) {
-                self.push_fstr_val(m.name, v);
+                let p = fam
+                    .and_then(|f| f.pieces.get(id as usize))
+                    .copied()
+                    .flatten();
+                if !p.is_some_and(|p| self.push_piece_value(p, v)) {
+                    self.push_fstr_val(m.name, v);
+                }
             }
         }
     }
@@ -204,6 +215,13 @@ impl Desc {
         self.fstr.push_decimal(value);
     }
 
+    /// Appends `p` (`:name=`) and `value` in decimal, if `p` and a digit
+    /// fit (false, and nothing written, if not).
+    #[inline]
+    fn push_piece_value(&mut self, p: Piece, value: u64) -> bool {
+        self.fstr.push_piece_decimal(p, value)
+    }
+
     /// Appends `setting` (`:name=`) and `value` in decimal.
     pub fn push_fstr_setting(&mut self, setting: &str, value: u64) {
         if value < 10 && self.fstr.fits(setting.len() + 1) {
@@ -218,25 +236,96 @@ impl Desc {
     /// Appends the perf_events attributes offered, in id order, with the
     /// value `shown` gives each (`None`: left out).
     pub fn write_fstr_perf(&mut self, shown: impl Fn(u64) -> Option<u64>) {
+        let pieces = &pieces().perf;
         let mut perf = self.offer.perf;
         while perf != 0 {
             let id = perf.trailing_zeros();
             perf &= perf - 1;
             if let (Some(v), Some(a)) = (shown(u64::from(id)), PERF_ATTRS.get(id as usize)) {
-                self.push_fstr_setting(a.setting, v);
+                let p = pieces.get(id as usize).copied().flatten();
+                if !p.is_some_and(|p| self.push_piece_value(p, v)) {
+                    self.push_fstr_setting(a.setting, v);
+                }
             }
         }
     }
 }
 
+/// One family's `:name=` pieces, by modifier id.
+struct FamilyPieces {
+    /// The modifiers they were made from.
+    defs: &'static [ModDef],
+    pieces: Vec<Option<Piece>>,
+    /// Addresses of modifier lists found equal to `defs` (a `const` list
+    /// may have several copies), 0 where none yet.
+    seen: [AtomicUsize; 4],
+}
+
+impl FamilyPieces {
+    /// Were the pieces made from `mods` (the same names, in the same order)?
+    #[inline]
+    fn made_from(&self, mods: &'static [ModDef]) -> bool {
+        let at = mods.as_ptr() as usize;
+        if mods.len() != self.defs.len() {
+            return false;
+        }
+        if self.seen.iter().any(|s| s.load(Ordering::Relaxed) == at) {
+            return true;
+        }
+        if !mods.iter().zip(self.defs).all(|(a, b)| a.name == b.name) {
+            return false;
+        }
+        // A static list never changes, nor does another take its address.
+        self.seen[at / std::mem::align_of::<ModDef>() % 4].store(at, Ordering::Relaxed);
+        true
+    }
+}
+
+/// The `:name=` pieces of every modifier and perf_events attribute.
+struct Pieces {
+    mods: Vec<FamilyPieces>,
+    perf: Vec<Option<Piece>>,
+}
+
+/// The pieces, made on first use.
+fn pieces() -> &'static Pieces {
+    static PIECES: std::sync::OnceLock<Pieces> = std::sync::OnceLock::new();
+    PIECES.get_or_init(|| Pieces {
+        mods: FAMILIES
+            .iter()
+            .map(|f| FamilyPieces {
+                defs: f.modifiers,
+                pieces: f
+                    .modifiers
+                    .iter()
+                    .map(|m| Piece::new(&format!(":{}=", m.name)))
+                    .collect(),
+                seen: Default::default(),
+            })
+            .collect(),
+        perf: PERF_ATTRS.iter().map(|a| Piece::new(a.setting)).collect(),
+    })
+}
+
 /// A fully-qualified string being written, `pmu::` prefix included (the
 /// engines write after it): at most [`MAX_FSTR`] bytes after the prefix, as
 /// libpfm4 bounds it (cut at a character boundary).
+///
+/// The bytes live in a buffer zeroed [`SLACK`] bytes past the longest
+/// string, so that a short piece is written as one or two whole words
+/// (the bytes past its end are overwritten by the next piece, or cut off
+/// at the end).
 pub(crate) struct Fstr {
-    s: String,
+    /// The prefix, the string, then zero bytes up to `base + MAX_FSTR + SLACK`.
+    buf: Vec<u8>,
     /// Length of the `pmu::` prefix.
     base: usize,
+    /// End of the string.
+    end: usize,
 }
+
+/// Room past the longest string, for whole-word writes.
+const SLACK: usize = 24;
 
 impl std::fmt::Debug for Fstr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -244,97 +333,182 @@ impl std::fmt::Debug for Fstr {
     }
 }
 
+/// A short piece of a fully-qualified string (`:name=`) as two words, for
+/// [`Fstr::push_piece`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Piece {
+    words: [u64; 2],
+    len: u8,
+}
+
+impl Piece {
+    /// `s` as a piece, if it has at most 16 bytes.
+    pub fn new(s: &str) -> Option<Piece> {
+        let b = s.as_bytes();
+        if b.len() > 16 {
+            return None;
+        }
+        let mut bytes = [0u8; 16];
+        bytes[..b.len()].copy_from_slice(b);
+        let (lo, hi) = bytes.split_at(8);
+        Some(Piece {
+            words: [
+                u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])),
+                u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])),
+            ],
+            len: b.len() as u8,
+        })
+    }
+}
+
 impl Fstr {
     /// An empty string for events of PMU `pmu`.
     pub fn new(pmu: &str) -> Fstr {
-        let mut s = String::with_capacity(pmu.len() + 2 + 96);
-        s.push_str(pmu);
-        s.push_str("::");
-        Fstr { base: s.len(), s }
+        let base = pmu.len() + 2;
+        let mut buf = Vec::with_capacity(base + MAX_FSTR + SLACK);
+        buf.extend_from_slice(pmu.as_bytes());
+        buf.extend_from_slice(b"::");
+        buf.resize(base + MAX_FSTR + SLACK, 0);
+        Fstr {
+            buf,
+            base,
+            end: base,
+        }
     }
 
     /// A placeholder that holds nothing (no allocation).
     pub fn empty() -> Fstr {
         Fstr {
-            s: String::new(),
+            buf: Vec::new(),
             base: 0,
+            end: 0,
         }
     }
 
     /// Empties it (the prefix stays).
     pub fn clear(&mut self) {
-        self.s.truncate(self.base);
+        self.end = self.base;
     }
 
     /// Does a piece of `n` bytes fit whole?
     #[inline]
     pub fn fits(&self, n: usize) -> bool {
-        self.s.len() - self.base + n <= MAX_FSTR
+        self.end - self.base + n <= MAX_FSTR
+    }
+
+    /// Appends bytes the caller knows fit and end at a character boundary.
+    #[inline]
+    fn put(&mut self, b: &[u8]) {
+        if let Some(dst) = self.buf.get_mut(self.end..self.end + b.len()) {
+            dst.copy_from_slice(b);
+            self.end += b.len();
+        }
+    }
+
+    /// Appends a piece that fits ([`Fstr::fits`]): two word writes.
+    #[inline]
+    pub fn push_piece(&mut self, p: Piece) {
+        if let Some(dst) = self.buf.get_mut(self.end..self.end + 16) {
+            dst[..8].copy_from_slice(&p.words[0].to_le_bytes());
+            dst[8..].copy_from_slice(&p.words[1].to_le_bytes());
+            self.end += usize::from(p.len);
+        }
+    }
+
+    /// Appends `p` and `value` in decimal (its digits cut where the string
+    /// is full), if `p` and one digit fit; false, and nothing written, if not.
+    #[inline]
+    pub fn push_piece_decimal(&mut self, p: Piece, value: u64) -> bool {
+        if !self.fits(usize::from(p.len) + 1) {
+            return false;
+        }
+        if value < 10 && p.len < 16 {
+            // The digit goes into the words, right after the piece.
+            let mut w = p.words;
+            let at = usize::from(p.len);
+            w[at / 8] |= (u64::from(b'0') + value) << (8 * (at % 8));
+            self.push_piece(Piece {
+                words: w,
+                len: p.len + 1,
+            });
+            return true;
+        }
+        self.push_piece(p);
+        self.push_decimal(value);
+        true
     }
 
     /// Appends one character the caller knows fits.
     #[inline]
     pub fn push_char(&mut self, c: char) {
-        self.s.push(c);
-    }
-
-    /// Appends a piece the caller knows fits: character by character when it
-    /// has a few, which costs less than a call to `memcpy`.
-    #[inline]
-    pub fn push_short(&mut self, s: &str) {
-        if s.len() <= 3 && s.is_ascii() {
-            for &b in s.as_bytes() {
-                self.s.push(char::from(b & 0x7f));
+        if c.is_ascii() {
+            if let Some(b) = self.buf.get_mut(self.end) {
+                *b = c as u8;
+                self.end += 1;
             }
         } else {
-            self.s.push_str(s);
+            self.put(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
+    }
+
+    /// Appends a piece the caller knows fits.
+    #[inline]
+    pub fn push_short(&mut self, s: &str) {
+        self.put(s.as_bytes());
     }
 
     /// Appends `s`, or as much of it as fits (whole characters).
     pub fn push(&mut self, s: &str) {
-        let room = MAX_FSTR - (self.s.len() - self.base);
+        let room = MAX_FSTR - (self.end - self.base);
         if s.len() <= room {
-            self.s.push_str(s);
+            self.put(s.as_bytes());
             return;
         }
         let mut n = room;
         while !s.is_char_boundary(n) {
             n -= 1;
         }
-        self.s.push_str(&s[..n]);
+        self.put(&s.as_bytes()[..n]);
     }
 
     /// Appends `v` in decimal.
     #[inline]
     pub fn push_decimal(&mut self, v: u64) {
+        let room = MAX_FSTR - (self.end - self.base);
         if v < 10 {
-            if self.s.len() - self.base < MAX_FSTR {
-                self.s.push((b'0' + v as u8) as char);
+            if room > 0 {
+                self.push_char((b'0' + v as u8) as char);
             }
             return;
         }
         let mut digits = [0u8; 20];
         let d = decimal(v, &mut digits);
-        for &c in d.iter().take(MAX_FSTR - (self.s.len() - self.base)) {
-            self.s.push(c as char);
-        }
+        self.put(&d[..d.len().min(room)]);
     }
 
     /// The string so far, without the prefix.
     pub fn as_str(&self) -> &str {
-        self.s.get(self.base..).unwrap_or("")
+        let b = self.buf.get(self.base..self.end).unwrap_or(&[]);
+        match std::str::from_utf8(b) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or(""),
+        }
     }
 
     /// The whole string, prefix included.
-    pub fn into_string(self) -> String {
-        self.s
+    pub fn into_string(mut self) -> String {
+        self.buf.truncate(self.end);
+        match String::from_utf8(self.buf) {
+            Ok(s) => s,
+            // Only whole characters are written: not reached.
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }
     }
 
     /// Its length in bytes, without the prefix.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.s.len() - self.base
+        self.end - self.base
     }
 }
 
@@ -381,6 +555,41 @@ mod tests {
         t.push_decimal(1234);
         t.push_decimal(5);
         assert_eq!(t.as_str(), "12345");
+    }
+
+    /// A piece and its value are written as the plain pushes write them,
+    /// near the end of the room too.
+    #[test]
+    fn pieces_like_plain_pushes() {
+        for text in [
+            ":k=",
+            ":period=",
+            ":fe_thres=",
+            ":precise=",
+            ":a_long_name_16=",
+        ] {
+            let p = Piece::new(text).unwrap();
+            for fill in (0..40).chain(200..=MAX_FSTR) {
+                for v in [0, 7, 12, 100000, u64::MAX] {
+                    let mut a = Fstr::new("pmu");
+                    let mut b = Fstr::new("pmu");
+                    a.push(&"x".repeat(fill));
+                    b.push(&"x".repeat(fill));
+                    if !a.push_piece_decimal(p, v) {
+                        assert!(!a.fits(text.len() + 1));
+                        a.push(text);
+                        a.push_decimal(v);
+                    }
+                    b.push(text);
+                    b.push_decimal(v);
+                    assert_eq!(a.as_str(), b.as_str(), "{text} {fill} {v}");
+                    a.push_char(':');
+                    b.push_char(':');
+                    assert_eq!(a.into_string(), b.into_string());
+                }
+            }
+        }
+        assert!(Piece::new(&"y".repeat(17)).is_none());
     }
 
     #[test]
