@@ -210,23 +210,12 @@ pub(crate) fn layout(b: &[u8]) -> Layout {
     };
     let mut i = 0;
     loop {
-        // Skip eight plain bytes at a time: none below 0x2f (the separators
-        // and `.` are) and no `:`.
-        while i + 8 <= b.len() {
-            let w = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
-            let colons = w ^ (LO * b':' as u64);
-            if (w.wrapping_sub(LO * 0x2f) & !w | colons.wrapping_sub(LO) & !colons) & HI != 0 {
-                break;
-            }
-            i += 8;
-        }
-        while i < b.len() && SCAN[b[i] as usize] == 0 {
-            i += 1;
-        }
-        if i >= b.len() {
-            return l;
+        match next_candidate(b, i) {
+            Some(at) => i = at,
+            None => return l,
         }
         match SCAN[b[i] as usize] {
+            0 => {}
             SEPARATOR => {
                 l.bad = Some(b[i]);
                 return l;
@@ -250,6 +239,39 @@ pub(crate) fn layout(b: &[u8]) -> Layout {
             }
         }
         i += 1;
+    }
+}
+
+/// Bytes of a word that may be special in an event string: below 0x2f
+/// (the separators and `.` are) or `:`. The lowest flagged byte is exact
+/// (borrows only flag bytes above a true one).
+#[inline]
+fn candidates(w: u64) -> u64 {
+    let colons = w ^ (LO * u64::from(b':'));
+    (w.wrapping_sub(LO * 0x2f) & !w | colons.wrapping_sub(LO) & !colons) & HI
+}
+
+/// The first byte of `b` from `i` that [`candidates`] flags: eight bytes at
+/// a time, the last few as the string's last eight shifted down.
+#[inline]
+fn next_candidate(b: &[u8], mut i: usize) -> Option<usize> {
+    while let Some(c) = b.get(i..i + 8) {
+        let m = candidates(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let left = b.len().checked_sub(i).filter(|&n| n > 0)?;
+    match b.len().checked_sub(8).and_then(|s| b.get(s..)) {
+        Some(last) => {
+            // The bytes before `i` are shifted out before the test, so that
+            // none of them can flag a byte of the rest.
+            let w = u64::from_le_bytes(last.try_into().unwrap_or([0; 8])) >> (8 * (8 - left));
+            let m = candidates(w) & ((1u64 << (8 * left)) - 1);
+            (m != 0).then(|| i + (m.trailing_zeros() / 8) as usize)
+        }
+        None => (i..b.len()).find(|&j| SCAN[b[j] as usize] != 0),
     }
 }
 
