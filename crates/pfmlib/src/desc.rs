@@ -49,6 +49,42 @@ pub(crate) struct Attr {
     pub ival: u64,
 }
 
+/// A quick record of the requested attributes: a bit per attribute, by
+/// kind and index, and whether two attributes fell on one bit (perhaps the
+/// same attribute twice; perhaps not).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AttrSet {
+    bits: [u64; 4],
+    /// Two attributes share a bit.
+    pub maybe_dup: bool,
+}
+
+impl AttrSet {
+    /// Records `a`.
+    #[inline]
+    pub fn insert(&mut self, a: AttrRef) {
+        let bit = match a {
+            AttrRef::Mod(id) => usize::from(id & 63),
+            AttrRef::Umask(i) => 64 + usize::from(i & 63),
+            AttrRef::Perf(id) => 128 + usize::from(id & 63),
+            AttrRef::Raw(v) => 192 + (v & 63) as usize,
+        };
+        let m = 1u64 << (bit % 64);
+        let w = &mut self.bits[bit / 64];
+        self.maybe_dup |= *w & m != 0;
+        *w |= m;
+    }
+
+    /// The record of `attrs`.
+    pub fn of(attrs: &[Attr]) -> AttrSet {
+        let mut s = AttrSet::default();
+        for a in attrs {
+            s.insert(a.what);
+        }
+        s
+    }
+}
+
 /// What an event offers for an OS layer, beyond its unit masks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Offer {
@@ -69,6 +105,8 @@ pub(crate) struct Desc {
     pub offer: Offer,
     /// Requested attributes, in the order given (then sorted by the engine).
     pub attrs: Vec<Attr>,
+    /// The record of the attributes parsed ([`Desc::push_attr`]).
+    pub parsed: AttrSet,
     /// The value the event's name carried (`Engine::match_event`; 0 for
     /// table names).
     pub name_value: u64,
@@ -106,9 +144,17 @@ impl Desc {
                 v.reserve(16);
                 v
             },
+            parsed: AttrSet::default(),
             name_value: 0,
             fstr: Fstr::new(pmu.name()),
         }
+    }
+
+    /// Appends a parsed attribute, recorded in `parsed`.
+    #[inline]
+    pub fn push_attr(&mut self, a: Attr) {
+        self.parsed.insert(a.what);
+        self.attrs.push(a);
     }
 
     /// Unit mask `i` of the event.

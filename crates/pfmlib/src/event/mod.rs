@@ -10,7 +10,7 @@ mod keys;
 pub(crate) mod scan;
 
 use crate::ctx::Ctx;
-use crate::desc::{Attr, AttrRef, Desc, MAX_ATTRS};
+use crate::desc::{Attr, AttrRef, AttrSet, Desc, MAX_ATTRS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PERF_ATTRS;
 use crate::model::{AttrType, Os, Plm};
@@ -211,7 +211,7 @@ pub(crate) fn parse_event(ctx: &Ctx, input: &str, os: Os, dfl_plm: Plm) -> Resul
 /// at the entry that slid into its place, so a third copy survives (and the
 /// engine then sees two copies).
 fn sanitize(d: &mut Desc) -> Result<()> {
-    if d.attrs.len() < 2 || all_distinct(&d.attrs) {
+    if d.attrs.len() < 2 || !d.parsed.maybe_dup {
         return Ok(());
     }
     let mut i = 0;
@@ -237,27 +237,8 @@ fn sanitize(d: &mut Desc) -> Result<()> {
         }
         i += 1;
     }
+    d.parsed = AttrSet::of(&d.attrs);
     Ok(())
-}
-
-/// Quick proof that no two requested attributes are the same one: a bit per
-/// attribute, by kind and index; a shared bit (perhaps a false alarm) means
-/// "maybe not".
-fn all_distinct(attrs: &[Attr]) -> bool {
-    let mut seen = [0u64; 4];
-    for a in attrs {
-        let bit = match a.what {
-            AttrRef::Mod(id) => usize::from(id & 63),
-            AttrRef::Umask(i) => 64 + usize::from(i & 63),
-            AttrRef::Perf(id) => 128 + usize::from(id & 63),
-            AttrRef::Raw(v) => 192 + (v & 63) as usize,
-        };
-        if seen[bit / 64] >> (bit % 64) & 1 != 0 {
-            return false;
-        }
-        seen[bit / 64] |= 1 << (bit % 64);
-    }
-    true
 }
 
 /// The name of an attribute, for messages.
@@ -277,6 +258,8 @@ fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
 /// Parses `:`/`.`-separated attributes and appends them to `d.attrs`.
 fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
     let (mut has_raw, mut has_um) = (false, false);
+    let names = keys::names(d.pmu);
+    let has_umasks = d.event.numasks() > 0;
     let b = s.as_bytes();
     let mut at = 0;
     loop {
@@ -289,7 +272,8 @@ fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
                 AttrType::RawUmask,
             )
         } else {
-            find_attr(d, name, t.key, val.is_some())
+            let c = names.get(t.key, name.len());
+            find_attr(d, names, c, has_umasks, name, val.is_some())
                 .ok_or_else(|| unknown_attr(ctx, d, text(s, t.start, t.name_end)))?
         };
         match what {
@@ -306,7 +290,14 @@ fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
             }
             _ => {}
         }
-        let ival = attr_value(d, what, ty, || text(s, t.start, t.name_end), val)?;
+        let ival = match (ty, val) {
+            (AttrType::ModBool, None) => 1,
+            (AttrType::ModInteger, Some(v)) => match plain_decimal(v) {
+                Some(n) => n,
+                None => parse_value(d, what, ty, v)?,
+            },
+            _ => attr_value(d, what, ty, || text(s, t.start, t.name_end), val)?,
+        };
         if d.attrs.len() == MAX_ATTRS {
             return Err(Error::new(
                 ErrorKind::TooMany,
@@ -316,11 +307,31 @@ fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
                 ),
             ));
         }
-        d.attrs.push(Attr { what, ival });
+        d.push_attr(Attr { what, ival });
         at = t.end + 1;
         if at > b.len() {
             return Ok(());
         }
+    }
+}
+
+/// A value of one to eight decimal digits, the first not 0: what
+/// `c_strtoull` reads from it, from one load where eight bytes are there.
+#[inline]
+fn plain_decimal(v: &[u8]) -> Option<u64> {
+    match v {
+        [c @ b'1'..=b'9'] => Some(u64::from(c - b'0')),
+        [b'1'..=b'9', ..] if v.len() <= 8 => {
+            let mut n = 0;
+            for &c in v {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                n = n * 10 + u64::from(c - b'0');
+            }
+            Some(n)
+        }
+        _ => None,
     }
 }
 
@@ -393,11 +404,16 @@ fn raw_umask(d: &Desc, name: &str, has_other: bool) -> Result<AttrRef> {
 /// unit mask (not when a value is given), then a hardware modifier, then a
 /// perf_events attribute, each only if the event offers it. Modifiers and
 /// perf_events attributes are found by their one-word keys.
-fn find_attr(d: &Desc, name: &[u8], k: u64, has_value: bool) -> Option<(AttrRef, AttrType)> {
-    let names = keys::names(d.pmu);
-    let c = names.get(k, name.len());
+fn find_attr(
+    d: &Desc,
+    names: &keys::Names,
+    c: keys::Candidates,
+    has_umasks: bool,
+    name: &[u8],
+    has_value: bool,
+) -> Option<(AttrRef, AttrType)> {
     if !has_value
-        && d.event.numasks() > 0
+        && has_umasks
         && (c == keys::Candidates::default() || keys::umask_may_clash(d.pmu, d.event, c))
     {
         let variant = d.pmu.variant_bit();
