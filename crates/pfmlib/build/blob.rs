@@ -1,5 +1,5 @@
 //! The generated tables as byte arrays: a string pool with its offsets, the
-//! fixed-size records of `src/tables/layout.rs`, and the word arrays.
+//! fixed-size records of `pfmlib_defs::layout`, and the word arrays.
 
 use std::collections::HashMap;
 use std::path::Path;

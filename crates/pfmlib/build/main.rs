@@ -1,7 +1,7 @@
 //! Build script: compiles the declarative PMU tables in `data/*.toml` into
 //! relocation-free byte arrays (`$OUT_DIR/*.bin`, `pool.txt`) and a few
 //! declarations (`$OUT_DIR/tables.rs`). See `data/SCHEMA.md` and
-//! `src/tables/layout.rs`.
+//! `pfmlib_defs::layout`.
 //!
 //! Each data file becomes one event table shared by all the PMUs it
 //! describes; an event or unit mask restricted with `pmus = [...]` carries
@@ -11,19 +11,10 @@
 mod blob;
 mod schema;
 
-#[allow(dead_code)]
-#[path = "../src/pmu/defs.rs"]
-mod defs;
-#[allow(dead_code)]
-#[path = "../src/tables/hash.rs"]
-mod hash;
-#[allow(dead_code)]
-#[path = "../src/tables/layout.rs"]
-mod layout;
-
 use blob::{hash_index, Blob, Rec};
-use defs::{ExtField, ExtKind, FamilyDefs, FAMILIES};
-use hash::name_hash;
+use pfmlib_defs::hash::name_hash;
+use pfmlib_defs::layout;
+use pfmlib_defs::{ExtField, ExtKind, FamilyDefs, FAMILIES};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -48,13 +39,7 @@ struct Gen {
 }
 
 fn main() {
-    for p in [
-        "data",
-        "src/pmu",
-        "src/tables/layout.rs",
-        "src/tables/hash.rs",
-        "build",
-    ] {
+    for p in ["data", "build"] {
         println!("cargo:rerun-if-changed={p}");
     }
     if let Err(e) = run() {

@@ -3,12 +3,12 @@
 //! hardware modifiers and the perf_events attributes it offers, in id order.
 
 use crate::ctx::Ctx;
-use crate::defs::ModKind;
 use crate::desc::Offer;
 use crate::kernel::PERF_ATTRS;
 use crate::model::{AttrCtrl, AttrType, Os};
 use crate::pmu::{engine, EventFlags};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
+use pfmlib_defs::ModKind;
 
 /// One attribute of an event.
 #[derive(Debug, Clone, Copy)]

@@ -3,10 +3,10 @@
 //! fully-qualified string the engine writes. The data shared by the
 //! event-string stages, the engines and the OS layer.
 
-use crate::defs::{ModDef, FAMILIES};
 use crate::kernel::PERF_ATTRS;
 use crate::model::{Os, Plm};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
+use pfmlib_defs::{ModDef, FAMILIES};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -53,7 +53,7 @@ const fn def(
         desc,
         ty,
         plain,
-        key: crate::defs::key(name.as_bytes()),
+        key: pfmlib_defs::key(name.as_bytes()),
     }
 }
 

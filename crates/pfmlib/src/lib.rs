@@ -29,9 +29,6 @@
 
 mod attrs;
 mod ctx;
-#[allow(dead_code)] // some of the vocabulary is only read by the generator
-#[path = "pmu/defs.rs"]
-mod defs;
 mod desc;
 pub mod dispatch;
 mod error;

@@ -8,9 +8,9 @@
 //! where no unit mask of the table bears a modifier's name, that search
 //! cannot succeed and is skipped. Both are built on first use.
 
-use crate::defs::{ModKind, FAMILIES, NO_KEY};
 use crate::kernel::PERF_ATTRS;
 use crate::tables::{EventDesc, PmuDesc};
+use pfmlib_defs::{ModKind, FAMILIES, NO_KEY};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
@@ -152,7 +152,7 @@ pub(crate) fn umask_may_clash(pmu: PmuDesc, ev: EventDesc, c: Candidates) -> boo
         let clash = ev
             .table_umask_names()
             .filter(|n| (1..=8).contains(&n.len()))
-            .fold(0, |m, n| m | names.get(crate::defs::key(n), n.len()).bits());
+            .fold(0, |m, n| m | names.get(pfmlib_defs::key(n), n.len()).bits());
         v = tag | clash;
         cell.store(v, Ordering::Relaxed);
     }
@@ -173,7 +173,7 @@ mod tests {
             probes.extend(PERF_ATTRS.iter().map(|a| a.name));
             probes.extend(["x", "uu", "K", "PERIOD", "k\0", "", "abcdefghi", "intx"]);
             for p in probes {
-                let key = crate::defs::key(p.as_bytes());
+                let key = pfmlib_defs::key(p.as_bytes());
                 let mut want = Candidates::default();
                 if key != NO_KEY {
                     for (id, m) in defs.modifiers.iter().enumerate().take(32) {

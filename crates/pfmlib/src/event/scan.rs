@@ -65,7 +65,7 @@ pub(crate) fn scan_token(b: &[u8], start: usize) -> Token {
     let name_end = find_end(b, start, true);
     let n = name_end - start;
     let key = if n == 0 || n > 8 {
-        crate::defs::NO_KEY
+        pfmlib_defs::NO_KEY
     } else {
         name_key(b, start, n)
     };
@@ -401,7 +401,7 @@ mod tests {
             assert_eq!(&s[t.start..t.name_end], name, "{s:?}");
             assert_eq!(t.value.map(|v| &s[v..t.end]), val, "{s:?}");
             assert_eq!(s.get(t.end + 1..), rest, "{s:?}");
-            assert_eq!(t.key, crate::defs::key(name.as_bytes()), "{s:?}");
+            assert_eq!(t.key, pfmlib_defs::key(name.as_bytes()), "{s:?}");
         }
         // Every byte value in every position of an eight-byte name.
         for pos in 0..8 {
@@ -411,7 +411,7 @@ mod tests {
                 let t = scan_token(&b, 0);
                 let name_end = b.iter().position(|x| b":.=".contains(x)).unwrap_or(b.len());
                 assert_eq!(t.name_end, name_end, "{b:?}");
-                assert_eq!(t.key, crate::defs::key(&b[..name_end]), "{b:?}");
+                assert_eq!(t.key, pfmlib_defs::key(&b[..name_end]), "{b:?}");
             }
         }
     }

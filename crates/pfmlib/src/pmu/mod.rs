@@ -1,12 +1,10 @@
 //! PMU engines, one per PMU family, behind the [`Engine`] trait.
 //!
-//! A family is a module here (`pmu/<family>/`) with its vocabulary in
-//! `defs.rs` (flags, modifiers, extra keys: read by the table generator
-//! too) and its engine in `mod.rs`; it is registered once in
-//! [`defs::FAMILIES`] and [`ENGINES`], in the same position. A new PMU of a
-//! known family is only a data file (`data/*.toml`).
-
-pub(crate) use crate::defs;
+//! A family is an engine module here (`pmu/<family>/`) and its vocabulary
+//! (flags, modifiers, extra keys: read by the table generator too) in the
+//! `pfmlib-defs` crate (`pfmlib_defs::<family>`); it is registered once in
+//! [`pfmlib_defs::FAMILIES`] and [`ENGINES`], in the same position. A new
+//! PMU of a known family is only a data file (`data/*.toml`).
 
 pub(crate) mod amd64;
 pub(crate) mod arm;
@@ -16,6 +14,7 @@ pub(crate) mod intel_snb_unc;
 pub(crate) mod intel_snbep_unc;
 pub(crate) mod intel_x86;
 pub(crate) mod kernel_type;
+pub(crate) mod machinery;
 pub(crate) mod netburst;
 pub(crate) mod perf;
 pub(crate) mod perf_raw;
@@ -28,7 +27,7 @@ use crate::host::Host;
 use crate::kernel::PerfAttr;
 use crate::model::{Os, Speculation};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
-use defs::FamilyDefs;
+use pfmlib_defs::FamilyDefs;
 
 /// `PmuDesc::dispatcher` of the Nehalem/Westmere dispatcher.
 pub(crate) const DISPATCH_NEHALEM: u8 = 1;
@@ -155,7 +154,7 @@ pub(crate) trait Engine: Sync {
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>>;
 }
 
-/// Every engine, by family id (the order of [`defs::FAMILIES`]).
+/// Every engine, by family id (the order of [`pfmlib_defs::FAMILIES`]).
 static ENGINES: [&dyn Engine; 11] = [
     &intel_x86::IntelX86,
     &perf::Perf,
@@ -229,8 +228,8 @@ mod tests {
     /// The engines are registered in the order of the family list.
     #[test]
     fn engines_follow_the_family_list() {
-        assert_eq!(ENGINES.len(), defs::FAMILIES.len());
-        for (e, f) in ENGINES.iter().zip(defs::FAMILIES.iter()) {
+        assert_eq!(ENGINES.len(), pfmlib_defs::FAMILIES.len());
+        for (e, f) in ENGINES.iter().zip(pfmlib_defs::FAMILIES.iter()) {
             assert_eq!(e.defs().name, f.name);
         }
     }

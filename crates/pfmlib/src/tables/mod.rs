@@ -8,10 +8,6 @@
 //! uncore box) share one table. Engines interpret the family-defined flag
 //! words; nothing else looks at them.
 
-pub(crate) mod hash;
-#[allow(dead_code)] // the generator writes every field; not all are read
-pub(crate) mod layout;
-
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
@@ -19,7 +15,8 @@ mod generated {
 use crate::host::Arch;
 use crate::model::{PmuKind, Vendor};
 use generated::*;
-use hash::name_hash;
+use pfmlib_defs::hash::name_hash;
+use pfmlib_defs::layout;
 
 pub(crate) use generated::EVENT_INDEX_SHIFT;
 
@@ -296,7 +293,7 @@ impl PmuDesc {
         u32_at(EXT, 4 * (at + k))
     }
 
-    /// Engine family (position in `pmu::defs::FAMILIES`).
+    /// Engine family (position in `pfmlib_defs::FAMILIES`).
     pub fn family(self) -> usize {
         u8_at(PMUS, self.at(layout::pmu::FAMILY)) as usize
     }

@@ -9,19 +9,20 @@
 //! some revisions of a table have (K8 revisions B to G, family 10h B to D)
 //! carry `pmus = [...]` in the data.
 
-pub(crate) use crate::defs::amd64 as defs;
+pub(crate) use pfmlib_defs::amd64 as defs;
 
+use super::machinery::{all_groups, ModSpec, ModTable, UmaskRules, Umasks};
 use super::{offer_of, Engine, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, modifier, FamilyDefs};
-use crate::desc::{Attr, AttrRef, Desc, Offer};
-use crate::error::{Error, ErrorKind, Result};
+use crate::desc::{AttrRef, Desc, Offer};
+use crate::error::{ErrorKind, Result};
 use crate::host::Host;
 use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
 use crate::model::{Os, Plm, Vendor};
 use crate::regs::AmdPerfCtl;
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use defs::{EVENT_FLAGS as EF, MODIFIERS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
+use pfmlib_defs::{bit, ext, modifier, FamilyDefs};
 
 const RAW_UMASK: u32 = bit(PF, "raw_umask");
 const PERF_NO_H: u32 = bit(PF, "perf_no_h");
@@ -43,11 +44,7 @@ mod id {
     use super::{modifier, MODIFIERS};
     pub const K: u64 = modifier(MODIFIERS, "k");
     pub const U: u64 = modifier(MODIFIERS, "u");
-    pub const E: u64 = modifier(MODIFIERS, "e");
-    pub const I: u64 = modifier(MODIFIERS, "i");
-    pub const C: u64 = modifier(MODIFIERS, "c");
     pub const H: u64 = modifier(MODIFIERS, "h");
-    pub const G: u64 = modifier(MODIFIERS, "g");
 }
 
 /// The processor revision libpfm4 4.13 assigns to an AMD family, model and
@@ -161,15 +158,28 @@ impl Engine for Amd64 {
     }
 }
 
-/// What the requested attributes have set.
-struct State {
-    reg: AmdPerfCtl,
-    umask: u64,
-    ugrpmsk: u32,
-    plm_given: bool,
-    ncombo: [bool; 8],
-    counts: [u32; 8],
-}
+/// The unit-mask rules of the family.
+const UMASK_RULES: UmaskRules = UmaskRules {
+    dfl: DFL,
+    ncombo: NCOMBO,
+    omit: OMIT,
+    ..UmaskRules::NONE
+};
+
+/// The modifiers: PERF_CTL fields.
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
+        ModSpec::plm(17, Plm::PLM0), // k: OS
+        ModSpec::plm(16, Plm::PLM3), // u: USR
+        ModSpec::bit(18),            // e: edge
+        ModSpec::bit(23),            // i: invert
+        ModSpec::int(24, 8, 0, 255), // c: counter mask
+        ModSpec::plm(41, Plm::PLMH), // h: host only
+        ModSpec::bit(40),            // g: guest only
+    ],
+    ErrorKind::AttrValue,
+);
 
 /// The register before any attribute: the IBS control enable bit for the
 /// IBS pseudo-events, else the event select with EN and INT.
@@ -188,165 +198,29 @@ fn base_register(ev: EventDesc) -> AmdPerfCtl {
     reg
 }
 
-/// Encodes PERF_CTL and builds the fully-qualified string.
+/// Encodes PERF_CTL and builds the fully-qualified string: the unit masks
+/// and modifiers given, the default privilege levels (set, never cleared),
+/// every default unit mask of the groups left empty.
 fn encode(d: &mut Desc) -> Result<Vec<u64>> {
-    let ev = d.event;
-    let mut st = State {
-        reg: base_register(ev),
-        umask: 0,
-        ugrpmsk: 0,
-        plm_given: false,
-        ncombo: [false; 8],
-        counts: [0; 8],
-    };
+    let mut reg = base_register(d.event).0;
+    let (mut um, mut given) = (Umasks::default(), 0);
     for k in 0..d.attrs.len() {
         let a = d.attrs[k];
         match a.what {
-            AttrRef::Umask(i) => apply_umask(&mut st, d, i)?,
-            AttrRef::Raw(v) => {
-                if v > 0xff {
-                    return Err(Error::new(
-                        ErrorKind::Attr,
-                        format!(
-                            "raw unit mask {v:#x} of {} is wider than 8 bits",
-                            d.event_name()
-                        ),
-                    ));
-                }
-                st.umask = v;
-                st.ugrpmsk = if ev.ngrp() == 0 {
-                    0
-                } else {
-                    (1 << ev.ngrp()) - 1
-                };
+            AttrRef::Umask(i) => um.apply(&UMASK_RULES, d, d.umask(i))?,
+            AttrRef::Raw(v) => um.raw(d, v, 8)?,
+            AttrRef::Mod(m) => {
+                MODS.apply(d, &mut reg, &mut given, u64::from(m), a.ival)?;
             }
-            AttrRef::Mod(m) => apply_modifier(&mut st, d, u64::from(m), a.ival)?,
             AttrRef::Perf(_) => {}
         }
     }
-    // No k, u or h given: the default privilege levels set (never clear) them.
-    if !st.plm_given {
-        let reg = &mut st.reg;
-        if d.dfl_plm.contains(Plm::PLM0) {
-            reg.set_os(1);
-        }
-        if d.dfl_plm.contains(Plm::PLM3) {
-            reg.set_usr(1);
-        }
-        if d.dfl_plm.contains(Plm::PLMH) {
-            reg.set_host_only(1);
-        }
-    }
-    add_defaults(&mut st, d)?;
-    st.reg.set_unit_mask(st.umask);
-    let reg = st.reg;
-    d.write_fstr(MODIFIERS, |m| match m {
-        id::K => Some(reg.os()),
-        id::U => Some(reg.usr()),
-        id::E => Some(reg.edge()),
-        id::I => Some(reg.inv()),
-        id::C => Some(reg.cmask()),
-        id::H => Some(reg.host_only()),
-        id::G => Some(reg.guest_only()),
-        _ => None,
-    });
+    MODS.default_plm(d, &mut reg, given, u32::MAX);
+    um.add_defaults(&UMASK_RULES, d, all_groups(d.event) & !um.groups, |_| {})?;
+    let mut reg = AmdPerfCtl(reg);
+    reg.set_unit_mask(um.bits);
+    MODS.write_fstr(d, reg.0, |_| None);
     Ok(vec![reg.0])
-}
-
-fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
-    let um = d.umask(i);
-    let g = (um.grp() as usize).min(7);
-    st.counts[g] += 1;
-    if um.flags() & NCOMBO != 0 {
-        st.ncombo[g] = true;
-    }
-    if st.counts[g] > 1 && st.ncombo[g] {
-        return Err(Error::new(
-            ErrorKind::FeatureCombination,
-            format!(
-                "{}: unit mask {} cannot be combined with another of its group",
-                d.event_name(),
-                um.name()
-            ),
-        ));
-    }
-    st.umask |= um.code();
-    st.ugrpmsk |= 1 << um.grp();
-    Ok(())
-}
-
-fn apply_modifier(st: &mut State, d: &Desc, m: u64, ival: u64) -> Result<()> {
-    let on = u64::from(ival != 0);
-    let reg = &mut st.reg;
-    match m {
-        id::K | id::U | id::H => {
-            match m {
-                id::K => reg.set_os(on),
-                id::U => reg.set_usr(on),
-                _ => reg.set_host_only(on),
-            }
-            st.plm_given = true;
-        }
-        id::G => reg.set_guest_only(on),
-        id::E => reg.set_edge(on),
-        id::I => reg.set_inv(on),
-        id::C => {
-            if ival > 255 {
-                return Err(Error::new(
-                    ErrorKind::AttrValue,
-                    format!(
-                        "counter mask c={ival} of {} is out of range [0-255]",
-                        d.event_name()
-                    ),
-                ));
-            }
-            reg.set_cmask(ival);
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// Every group without a unit mask gets its defaults (all of them), unless
-/// all its unit masks may be left out.
-fn add_defaults(st: &mut State, d: &mut Desc) -> Result<()> {
-    let ev = d.event;
-    let variant = d.pmu.variant_bit();
-    for g in 0..ev.ngrp() {
-        if st.ugrpmsk & (1 << g) != 0 {
-            continue;
-        }
-        let members: Vec<usize> = (0..ev.numasks())
-            .filter(|&j| ev.umask(j).in_variant(variant) && ev.umask(j).grp() == g)
-            .collect();
-        let dfl: Vec<usize> = members
-            .iter()
-            .copied()
-            .filter(|&j| ev.umask(j).flags() & DFL != 0)
-            .collect();
-        if dfl.is_empty() {
-            if members.iter().all(|&j| ev.umask(j).flags() & OMIT != 0) {
-                continue;
-            }
-            let names: Vec<&str> = members.iter().map(|&j| ev.umask(j).name()).collect();
-            return Err(Error::new(
-                ErrorKind::Umask,
-                format!(
-                    "{} needs a unit mask: one or more of {}",
-                    d.event_name(),
-                    names.join(", ")
-                ),
-            ));
-        }
-        for j in dfl {
-            st.umask |= ev.umask(j).code();
-            d.attrs.push(Attr {
-                what: AttrRef::Umask(j as u16),
-                ival: 0,
-            });
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

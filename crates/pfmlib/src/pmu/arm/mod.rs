@@ -13,11 +13,10 @@
 //! - detection from `/proc/cpuinfo`'s implementer and part (see
 //!   `host::ArmCpuId`), on the architectures whose libpfm4 build has the PMU.
 
-pub(crate) use crate::defs::arm as defs;
+pub(crate) use pfmlib_defs::arm as defs;
 
 use super::{offer_of, Engine};
 use crate::ctx::Ctx;
-use crate::defs::{ext, modifier, FamilyDefs};
 use crate::desc::{AttrRef, Desc, Offer};
 use crate::error::Result;
 use crate::host::{Arch, ArmCpuId, Host};
@@ -25,6 +24,7 @@ use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
 use crate::model::{Os, Plm, PmuKind};
 use crate::tables::{EventDesc, PmuDesc};
 use defs::{MODIFIERS, PMU_EXT};
+use pfmlib_defs::{ext, modifier, FamilyDefs};
 
 mod id {
     use super::{modifier, MODIFIERS};

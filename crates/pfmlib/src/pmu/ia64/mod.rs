@@ -9,11 +9,10 @@
 //! filterable on IA-64. The model-specific features (EARs, branch trace,
 //! opcode matching, ranges) need several registers: see `crate::dispatch`.
 
-pub(crate) use crate::defs::ia64 as defs;
+pub(crate) use pfmlib_defs::ia64 as defs;
 
 use super::Engine;
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, modifier, FamilyDefs};
 use crate::desc::{AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PerfAttr;
@@ -21,6 +20,7 @@ use crate::model::Os;
 use crate::regs::{Ia64Pmc, MontPmc};
 use crate::tables::{EventDesc, PmuDesc};
 use defs::{EVENT_EXT as X, MODIFIERS};
+use pfmlib_defs::{bit, ext, modifier, FamilyDefs};
 use serde::Serialize;
 
 /// Event flags.

@@ -2,26 +2,25 @@
 //! every privilege level, modifiers `e i c o` (o: occupancy reset), and a
 //! perf_events type read from the kernel's PMU list.
 
-pub(crate) use crate::defs::intel_nhm_unc as defs;
+pub(crate) use pfmlib_defs::intel_nhm_unc as defs;
 
 use super::intel_x86::{ev_flag, pmu_flag, um_flag};
+use super::machinery::{all_groups, ModSpec, ModTable, UmaskRules, Umasks};
 use super::{offer_of, Engine, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{modifier, FamilyDefs};
-use crate::desc::{Attr, AttrRef, Desc, Offer};
-use crate::error::{Error, ErrorKind, Result};
+use crate::desc::{AttrRef, Desc, Offer};
+use crate::error::{ErrorKind, Result};
 use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::Os;
 use crate::regs::UncPerfEvtSel;
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use defs::MODIFIERS;
+use pfmlib_defs::{modifier, FamilyDefs};
 
 mod id {
     use super::{modifier, MODIFIERS};
     pub const E: u64 = modifier(MODIFIERS, "e");
     pub const I: u64 = modifier(MODIFIERS, "i");
-    pub const C: u64 = modifier(MODIFIERS, "c");
-    pub const O: u64 = modifier(MODIFIERS, "o");
 }
 
 /// The engine.
@@ -75,146 +74,49 @@ impl Engine for NhmUncore {
     }
 }
 
-/// What the requested attributes have set.
-struct State {
-    reg: UncPerfEvtSel,
-    umask: u64,
-    given: bool,
-    last_grp: Option<u32>,
-    counts: [u32; 8],
-    ncombo: [bool; 8],
-}
+/// The unit-mask rules: one default per group (only the first group's
+/// under `grp_excl`), added only when no unit mask is given.
+const UMASK_RULES: UmaskRules = UmaskRules {
+    dfl: um_flag::DFL,
+    ncombo: um_flag::NCOMBO,
+    grp_excl: ev_flag::GRP_EXCL,
+    first_default_only: true,
+    ..UmaskRules::NONE
+};
+
+/// The modifiers: uncore PERFEVTSEL fields.
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
+        ModSpec::bit(18),            // e: edge
+        ModSpec::bit(23),            // i: invert
+        ModSpec::int(24, 8, 0, 255), // c: counter mask
+        ModSpec::bit(17),            // o: occupancy reset
+    ],
+    ErrorKind::Invalid,
+);
 
 /// Encodes the uncore PERFEVTSEL and builds the fully-qualified string.
 fn encode(d: &mut Desc) -> Result<Vec<u64>> {
-    let mut st = State {
-        reg: UncPerfEvtSel(d.event.code()),
-        umask: 0,
-        given: false,
-        last_grp: None,
-        counts: [0; 8],
-        ncombo: [false; 8],
-    };
+    let mut reg = d.event.code();
+    let (mut um, mut given) = (Umasks::default(), 0);
     for k in 0..d.attrs.len() {
         let a = d.attrs[k];
         match a.what {
-            AttrRef::Umask(i) => apply_umask(&mut st, d, i)?,
-            AttrRef::Raw(v) => {
-                if v > 0xff {
-                    return Err(Error::new(
-                        ErrorKind::Attr,
-                        format!(
-                            "raw unit mask {v:#x} of {} is wider than 8 bits",
-                            d.event_name()
-                        ),
-                    ));
-                }
-                st.umask = v;
-                st.given = true;
+            AttrRef::Umask(i) => um.apply(&UMASK_RULES, d, d.umask(i))?,
+            AttrRef::Raw(v) => um.raw(d, v, 8)?,
+            AttrRef::Mod(m) => {
+                MODS.apply(d, &mut reg, &mut given, u64::from(m), a.ival)?;
             }
-            AttrRef::Mod(m) => apply_modifier(&mut st.reg, d, u64::from(m), a.ival)?,
             AttrRef::Perf(_) => {}
         }
     }
-    if !st.given && d.event.ngrp() > 0 {
-        add_defaults(&mut st, d)?;
+    if um.count == 0 {
+        um.add_defaults(&UMASK_RULES, d, all_groups(d.event), |_| {})?;
     }
-    st.reg.0 |= st.umask << 8;
-    st.reg.set_pmi(1);
-    st.reg.set_en(1);
-    let reg = st.reg;
-    d.write_fstr(MODIFIERS, |m| match m {
-        id::E => Some(reg.edge()),
-        id::I => Some(reg.inv()),
-        id::C => Some(reg.cmask()),
-        id::O => Some(reg.occ_rst()),
-        _ => None,
-    });
+    let mut reg = UncPerfEvtSel(reg | um.bits << 8);
+    reg.set_pmi(1);
+    reg.set_en(1);
+    MODS.write_fstr(d, reg.0, |_| None);
     Ok(vec![reg.0])
-}
-
-fn featcomb(d: &Desc, name: &str, why: &str) -> Error {
-    Error::new(
-        ErrorKind::FeatureCombination,
-        format!(
-            "{}: unit mask {name} cannot be combined with {why}",
-            d.event_name()
-        ),
-    )
-}
-
-fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
-    let um = d.umask(i);
-    let g = (um.grp() as usize).min(7);
-    if st.last_grp.is_some_and(|l| l != um.grp()) && d.event.flags() & ev_flag::GRP_EXCL != 0 {
-        return Err(featcomb(d, um.name(), "unit masks of another group"));
-    }
-    st.counts[g] += 1;
-    if um.flags() & um_flag::NCOMBO != 0 {
-        st.ncombo[g] = true;
-    }
-    if st.counts[g] > 1 && st.ncombo[g] {
-        return Err(featcomb(d, um.name(), "another of its group"));
-    }
-    st.last_grp = Some(um.grp());
-    st.umask |= um.code();
-    st.given = true;
-    Ok(())
-}
-
-fn apply_modifier(reg: &mut UncPerfEvtSel, d: &Desc, m: u64, ival: u64) -> Result<()> {
-    let on = u64::from(ival != 0);
-    match m {
-        id::E => reg.set_edge(on),
-        id::I => reg.set_inv(on),
-        id::O => reg.set_occ_rst(on),
-        id::C => {
-            if ival > 255 {
-                return Err(Error::new(
-                    ErrorKind::Invalid,
-                    format!(
-                        "counter mask c={ival} of {} is out of range [0-255]",
-                        d.event_name()
-                    ),
-                ));
-            }
-            reg.set_cmask(ival);
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// The default of each group (only the first, under `grp_excl`).
-fn add_defaults(st: &mut State, d: &mut Desc) -> Result<()> {
-    let ev = d.event;
-    let variant = d.pmu.variant_bit();
-    let in_group = |j: usize, g: u32| ev.umask(j).in_variant(variant) && ev.umask(j).grp() == g;
-    for g in 0..ev.ngrp() {
-        let dfl =
-            (0..ev.numasks()).find(|&j| in_group(j, g) && ev.umask(j).flags() & um_flag::DFL != 0);
-        let Some(j) = dfl else {
-            let names: Vec<&str> = (0..ev.numasks())
-                .filter(|&j| in_group(j, g))
-                .map(|j| ev.umask(j).name())
-                .collect();
-            return Err(Error::new(
-                ErrorKind::Umask,
-                format!(
-                    "{} needs a unit mask: one of {}",
-                    d.event_name(),
-                    names.join(", ")
-                ),
-            ));
-        };
-        st.umask |= ev.umask(j).code();
-        d.attrs.push(Attr {
-            what: AttrRef::Umask(j as u16),
-            ival: 0,
-        });
-        if ev.flags() & ev_flag::GRP_EXCL != 0 {
-            break;
-        }
-    }
-    Ok(())
 }

@@ -3,13 +3,12 @@
 //! `e i c`, no privilege levels), with the perf_events type of the
 //! kernel's `uncore_cbox_N` PMU. These boxes cannot sample.
 
-pub(crate) use crate::defs::intel_snb_unc as defs;
+pub(crate) use pfmlib_defs::intel_snb_unc as defs;
 
 use super::intel_x86::{pmu_flag, IntelX86};
 use super::rapl::required_type;
 use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{modifier, FamilyDefs};
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
 use crate::host::Host;
@@ -17,6 +16,7 @@ use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::Os;
 use crate::regs::PerfEvtSel;
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
+use pfmlib_defs::{modifier, FamilyDefs};
 
 /// The x86 privilege-level modifiers, taken over by perf_events.
 const PLM_MODS: u32 =

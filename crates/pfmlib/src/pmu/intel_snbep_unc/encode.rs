@@ -4,15 +4,73 @@
 //! words, modifiers set their fields), then the defaults of the missing
 //! unit-mask groups, the checks of required modifiers, the CHA filter-1
 //! default, and the codes: control, filter 0, filter 1, address match.
+//! The group rules and modifier ranges are the shared machinery's.
 
 use super::filters::{apply_modifier, fstr_value};
-use super::{ev_flag, mod_id, pmu_flag, um_flag, umask_ext, EXT_MODS_REQUIRED};
-use crate::desc::{Attr, AttrRef, Desc};
+use super::{
+    ev_flag, mod_id, pmu_flag, um_flag, umask_ext, EXT_MODS_REQUIRED, MODIFIERS, MOD_KEYS,
+};
+use crate::desc::{AttrRef, Desc};
 use crate::error::{Error, ErrorKind, Result};
-use crate::tables::{EventDesc, UmaskDesc};
+use crate::pmu::machinery::{all_groups, Applied, ModSpec, ModTable, UmaskRules, Umasks};
+use crate::tables::UmaskDesc;
+use pfmlib_defs::position;
 
-/// Unit-mask groups libpfm4 tracks.
-const NUM_GRP: usize = 32;
+/// The unit-mask rules of the family.
+const UMASK_RULES: UmaskRules = UmaskRules {
+    dfl: um_flag::DFL,
+    ncombo: um_flag::NCOMBO,
+    excl_grp_gt: um_flag::EXCL_GRP_GT,
+    grp_dfl_none: um_flag::GRP_DFL_NONE,
+    grp_req: um_flag::GRP_REQ,
+    grp_excl: ev_flag::GRP_EXCL,
+    req_grp_ext: Some(umask_ext::REQ_GRP),
+    mods_required_ext: Some(umask_ext::MODS_REQUIRED),
+    ..UmaskRules::NONE
+};
+
+/// The values each modifier takes; `filters` places them all.
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
+        ModSpec::own(0, 1),             // e
+        ModSpec::own(0, 1),             // i
+        ModSpec::own(0, 255),           // t8
+        ModSpec::own(0, 31),            // t5
+        ModSpec::own(0, 1),             // tf
+        ModSpec::own(0, 15),            // cf
+        ModSpec::own(1, 255),           // nf
+        ModSpec::own(0, 255),           // ff
+        ModSpec::own(0, (1 << 40) - 1), // addr
+        ModSpec::own(1, 255),           // nf1
+        ModSpec::own(0, 1),             // isoc
+        ModSpec::own(0, 1),             // nc
+        ModSpec::own(0, 63),            // cf1
+        ModSpec::own(0, 7),             // tf1
+        ModSpec::own(0, 64),            // cf2
+        ModSpec::own(0, 1),             // loc
+        ModSpec::own(0, 1),             // rem
+        ModSpec::own(0, 1),             // lmem
+        ModSpec::own(0, 1),             // rmem
+        ModSpec::own(0, 15),            // dnid
+        ModSpec::own(0, 15),            // rcsnid
+    ],
+    ErrorKind::AttrValue,
+);
+
+/// The modifiers that count for the required-modifier checks.
+const UMOD_MODS: u32 = {
+    let ids = [
+        "e", "i", "t8", "t5", "tf", "tf1", "cf", "cf1", "nf", "nf1", "cf2", "ff", "addr",
+    ];
+    let mut m = 0;
+    let mut k = 0;
+    while k < ids.len() {
+        m |= 1 << position(MOD_KEYS, ids[k]);
+        k += 1;
+    }
+    m
+};
 
 /// What the attributes asked for so far.
 pub(super) struct State {
@@ -26,8 +84,8 @@ pub(super) struct State {
     pub filters: [u64; 2],
     /// Home agent address match.
     pub addr: u64,
-    /// Modifiers given that take part in the required-modifier checks.
-    pub umodmsk: u32,
+    /// Modifiers given (bit = id).
+    pub given: u32,
     /// Modifiers required (event and unit masks).
     pub modmsk_r: u32,
     /// Filter 0 is part of the codes even when 0.
@@ -36,14 +94,7 @@ pub(super) struct State {
     pub pcu_band: i64,
     /// Is this a PCU occupancy event?
     pub occ: bool,
-    grpcounts: [u32; NUM_GRP],
-    ncombo: [bool; NUM_GRP],
-    req_grps: Option<[bool; NUM_GRP]>,
-    max_req_grpid: Option<usize>,
-    max_grpid: Option<u32>,
-    last_grpid: Option<u32>,
-    ugrpmsk: u32,
-    numasks: u32,
+    um: Umasks,
 }
 
 impl State {
@@ -56,20 +107,18 @@ impl State {
             umask2: code >> 8,
             filters: [0; 2],
             addr: 0,
-            umodmsk: 0,
+            given: 0,
             modmsk_r: ev.ext(EXT_MODS_REQUIRED),
             must_have_filt0: ev.flags() & ev_flag::FORCE_FILT0 != 0,
             pcu_band: -1,
             occ: d.pmu.flags() & pmu_flag::OCC != 0 && code & 0x80 != 0,
-            grpcounts: [0; NUM_GRP],
-            ncombo: [false; NUM_GRP],
-            req_grps: None,
-            max_req_grpid: None,
-            max_grpid: None,
-            last_grpid: None,
-            ugrpmsk: 0,
-            numasks: 0,
+            um: Umasks::default(),
         }
+    }
+
+    /// Modifiers given that take part in the required-modifier checks.
+    fn umodmsk(&self) -> u32 {
+        self.given & UMOD_MODS
     }
 }
 
@@ -83,50 +132,14 @@ pub(super) fn set_filters(filters: &mut [u64; 2], um: UmaskDesc) {
     }
 }
 
-fn featcomb(d: &Desc, um: UmaskDesc, why: &str) -> Error {
-    Error::new(
-        ErrorKind::FeatureCombination,
-        format!("{}: unit mask {} {why}", d.event_name(), um.name()),
-    )
-}
-
-/// One requested unit mask.
+/// One requested unit mask: the group rules, then its filter words and
+/// its bits in the control register (the occupancy select on a PCU
+/// occupancy event).
 fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
     let um = d.umask(i);
-    let grpid = um.grp();
-    let g = grpid as usize % NUM_GRP;
-    let excl = d.event.flags() & ev_flag::GRP_EXCL != 0;
-    if excl && st.last_grpid.is_some_and(|l| l != grpid) {
-        return Err(featcomb(
-            d,
-            um,
-            "cannot be combined with unit masks of another group",
-        ));
-    }
-    if um.flags() & um_flag::EXCL_GRP_GT != 0 {
-        st.max_grpid = Some(grpid);
-    }
-    st.grpcounts[g] += 1;
-    if um.flags() & um_flag::GRP_REQ != 0 {
-        let req = umask_ext::req_grp(um) % NUM_GRP;
-        let grps = st.req_grps.get_or_insert([false; NUM_GRP]);
-        grps[req] = true;
-        st.max_req_grpid = Some(st.max_req_grpid.map_or(req, |m| m.max(req)));
-    }
-    if um.flags() & um_flag::NCOMBO != 0 {
-        st.ncombo[g] = true;
-    }
-    if st.grpcounts[g] > 1 && st.ncombo[g] {
-        return Err(featcomb(
-            d,
-            um,
-            "cannot be combined with another unit mask of its group",
-        ));
-    }
-    st.last_grpid = Some(grpid);
+    st.um.apply(&UMASK_RULES, d, um)?;
     set_filters(&mut st.filters, um);
     st.umask2 |= um.code();
-    st.ugrpmsk |= 1u32.checked_shl(grpid).unwrap_or(0);
     if st.occ {
         let mut pcu = super::regs::PcuCtl(st.reg);
         pcu.set_occ_sel(st.umask2 >> 6);
@@ -135,30 +148,21 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
     } else {
         st.reg |= st.umask2 << 8;
     }
-    st.modmsk_r |= umask_ext::mods_required(um);
-    st.numasks += 1;
     Ok(())
 }
 
-/// A raw unit mask: it replaces the unit mask and satisfies every group.
-fn apply_raw(st: &mut State, d: &Desc, v: u64) -> Result<()> {
-    if v & !0xff != 0 {
-        return Err(Error::new(
+/// One modifier: its range, then its place (`filters`).
+fn apply_mod(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
+    match MODS.apply(d, &mut st.reg, &mut st.given, id, ival)? {
+        Applied::Unknown => Err(Error::new(
             ErrorKind::Attr,
-            format!(
-                "raw unit mask {v:#x} of {} is wider than 8 bits",
-                d.event_name()
-            ),
-        ));
+            format!("{}: no such modifier", d.event_name()),
+        )),
+        _ => {
+            apply_modifier(st, id, ival);
+            Ok(())
+        }
     }
-    st.umask2 = v;
-    st.ugrpmsk = all_groups(d.event);
-    st.numasks += 1;
-    Ok(())
-}
-
-fn all_groups(ev: EventDesc) -> u32 {
-    1u32.checked_shl(ev.ngrp()).map_or(u32::MAX, |b| b - 1)
 }
 
 /// Encodes the event: control register, filters, address match, and the
@@ -169,12 +173,16 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
         let a = d.attrs[k];
         match a.what {
             AttrRef::Umask(i) => apply_umask(&mut st, d, i)?,
-            AttrRef::Raw(v) => apply_raw(&mut st, d, v)?,
-            AttrRef::Mod(m) => apply_modifier(&mut st, d, u64::from(m), a.ival)?,
+            AttrRef::Raw(v) => {
+                st.um.raw(d, v, 8)?;
+                st.umask2 = v;
+            }
+            AttrRef::Mod(m) => apply_mod(&mut st, d, u64::from(m), a.ival)?,
             AttrRef::Perf(_) => {}
         }
     }
-    check_groups(&st, d)?;
+    st.modmsk_r |= st.um.mods_required;
+    st.um.check_required_groups(d)?;
     complete_umasks(&mut st, d)?;
     check_modifiers(&st, d)?;
     cha_filter1_default(&mut st, d);
@@ -194,38 +202,23 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     Ok(codes)
 }
 
-/// Groups other unit masks asked for must be there.
-fn check_groups(st: &State, d: &Desc) -> Result<()> {
-    let (Some(req), Some(max)) = (st.req_grps, st.max_req_grpid) else {
-        return Ok(());
-    };
-    for (x, _) in req.iter().enumerate().take(max + 1).filter(|(_, r)| **r) {
-        if st.ugrpmsk & 1u32.checked_shl(x as u32).unwrap_or(0) == 0 {
-            return Err(Error::new(
-                ErrorKind::FeatureCombination,
-                format!(
-                    "{}: a unit mask given needs one of group {x} as well",
-                    d.event_name()
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Adds the defaults of the groups left empty; an event with unit masks
-/// needs at least one.
+/// Adds the defaults of the groups left empty (with their filter words);
+/// an event with unit masks needs at least one.
 fn complete_umasks(st: &mut State, d: &mut Desc) -> Result<()> {
     let ev = d.event;
     if ev.numasks() == 0 {
         return Ok(());
     }
     let grpmsk = all_groups(ev);
-    if st.ugrpmsk != grpmsk || st.ugrpmsk == 0 {
-        let missing = st.ugrpmsk ^ grpmsk;
-        add_defaults(st, d, missing)?;
+    if st.um.groups != grpmsk || st.um.groups == 0 {
+        let missing = st.um.groups ^ grpmsk;
+        let (filters, umask2) = (&mut st.filters, &mut st.umask2);
+        st.um.add_defaults(&UMASK_RULES, d, missing, |um| {
+            set_filters(filters, um);
+            *umask2 |= um.code();
+        })?;
     }
-    if st.numasks == 0 {
+    if st.um.count == 0 {
         return Err(Error::new(
             ErrorKind::Attr,
             format!("{} needs a unit mask", d.event_name()),
@@ -234,78 +227,11 @@ fn complete_umasks(st: &mut State, d: &mut Desc) -> Result<()> {
     Ok(())
 }
 
-/// libpfm4's `snbep_unc_add_defaults`: for each group of `msk`, every
-/// default unit mask in table order, unless the group may stay empty or
-/// lies above an exclusive group.
-fn add_defaults(st: &mut State, d: &mut Desc, msk: u32) -> Result<()> {
-    let ev = d.event;
-    let variant = d.pmu.variant_bit();
-    let excl = ev.flags() & ev_flag::GRP_EXCL != 0;
-    let mut um_bits = 0u64;
-    for i in (0..32u32).filter(|i| msk >> i & 1 != 0) {
-        let (mut added, mut skip) = (false, false);
-        for j in 0..ev.numasks() {
-            let um = ev.umask(j);
-            if !um.in_variant(variant) || um.grp() != i {
-                continue;
-            }
-            if st.max_grpid.is_some_and(|m| i > m) || um.flags() & um_flag::GRP_DFL_NONE != 0 {
-                skip = true;
-                continue;
-            }
-            if um.flags() & um_flag::DFL == 0 {
-                continue;
-            }
-            um_bits |= um.code();
-            set_filters(&mut st.filters, um);
-            d.attrs.push(Attr {
-                what: AttrRef::Umask(j as u16),
-                ival: 0,
-            });
-            st.numasks += 1;
-            added = true;
-            if excl {
-                st.umask2 |= um_bits;
-                return Ok(());
-            }
-            if um.flags() & um_flag::EXCL_GRP_GT != 0 {
-                if st.max_grpid.is_some() {
-                    return Err(no_default(d, i));
-                }
-                st.max_grpid = Some(um.grp());
-            }
-        }
-        if !added && !skip {
-            return Err(no_default(d, i));
-        }
-    }
-    st.umask2 |= um_bits;
-    Ok(())
-}
-
-fn no_default(d: &Desc, grp: u32) -> Error {
-    let ev = d.event;
-    let variant = d.pmu.variant_bit();
-    let names: Vec<&str> = (0..ev.numasks())
-        .map(|j| ev.umask(j))
-        .filter(|u| u.in_variant(variant) && u.grp() == grp)
-        .map(|u| u.name())
-        .collect();
-    Error::new(
-        ErrorKind::Umask,
-        format!(
-            "{} needs a unit mask of group {grp}: one of {}",
-            d.event_name(),
-            names.join(", ")
-        ),
-    )
-}
-
 /// `nf` only where a unit mask asks for it; required modifiers given.
 fn check_modifiers(st: &State, d: &Desc) -> Result<()> {
     for nf in [mod_id::NF, mod_id::NF1] {
         let bit = 1u32 << nf;
-        if st.modmsk_r & bit == 0 && st.umodmsk & bit != 0 {
+        if st.modmsk_r & bit == 0 && st.umodmsk() & bit != 0 {
             return Err(Error::new(
                 ErrorKind::Attr,
                 format!(
@@ -315,7 +241,7 @@ fn check_modifiers(st: &State, d: &Desc) -> Result<()> {
             ));
         }
     }
-    if st.modmsk_r != 0 && st.umodmsk & st.modmsk_r == 0 {
+    if st.modmsk_r != 0 && st.umodmsk() & st.modmsk_r == 0 {
         let names = super::required_names(st.modmsk_r);
         return Err(Error::new(
             ErrorKind::Attr,
@@ -346,7 +272,7 @@ fn write_fstr_modifiers(st: &State, d: &mut Desc) {
     while offered != 0 {
         let id = u64::from(offered.trailing_zeros());
         offered &= offered - 1;
-        let Some(m) = super::defs::MODIFIERS.get(id as usize) else {
+        let Some(m) = MODIFIERS.get(id as usize) else {
             continue;
         };
         match fstr_value(st, id) {

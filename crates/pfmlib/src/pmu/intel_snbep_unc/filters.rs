@@ -1,5 +1,5 @@
 //! The modifiers: where each one's value goes (control register, filter
-//! words, address match), its range, and the value the fully-qualified
+//! words, address match; ranges are in `encode`'s table), and the value the fully-qualified
 //! string shows for it — libpfm4's field for field, including the fields
 //! it shows in place of the one it sets (`tf`, `lmem`, `rmem`).
 
@@ -9,29 +9,9 @@ use super::regs::{
     BoxCtl, CboFilter1, HaAddrMatch, HswepCboFilter0, PcuCtl, SkxChaFilter0, SkxChaFilter1,
     SkxUpiFilter, SnbepCboFilter,
 };
-use crate::desc::Desc;
-use crate::error::{Error, ErrorKind, Result};
 
 /// Event code of the PCU's first frequency-band event (bands 0-3 follow).
 const PCU_FREQ_BAND0_CODE: i64 = 0xb;
-
-fn out_of_range(d: &Desc, id: u64, ival: u64, range: &str) -> Error {
-    let name = super::defs::MODIFIERS
-        .get(id as usize)
-        .map_or("?", |m| m.name);
-    Error::new(
-        ErrorKind::AttrValue,
-        format!("{}: {name}={ival} is out of range {range}", d.event_name()),
-    )
-}
-
-/// Checks `ival <= max`.
-fn at_most(d: &Desc, id: u64, ival: u64, max: u64) -> Result<()> {
-    if ival > max {
-        return Err(out_of_range(d, id, ival, &format!("[0-{max}]")));
-    }
-    Ok(())
-}
 
 /// Sets a field of a control register view.
 fn ctl(st: &mut State, f: impl FnOnce(&mut BoxCtl)) {
@@ -55,70 +35,28 @@ macro_rules! filter {
     }};
 }
 
-/// One modifier and its value.
-pub(super) fn apply_modifier(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
+/// Places one modifier, its value already checked against its range.
+pub(super) fn apply_modifier(st: &mut State, id: u64, ival: u64) {
     let on = u64::from(ival != 0);
     match id {
         m::I | m::E => apply_edge_inv(st, id, on),
-        m::T8 => {
-            at_most(d, id, ival, 255)?;
-            ctl(st, |r| r.set_thres(ival));
-        }
-        m::T5 => {
-            at_most(d, id, ival, 31)?;
-            pcu(st, |r| r.set_thres(ival));
-        }
-        m::TF | m::CF | m::CF1 | m::TF1 | m::CF2 => apply_core_filter(st, d, id, ival)?,
-        m::NF | m::NF1 => {
-            if ival > 255 || ival == 0 {
-                return Err(out_of_range(d, id, ival, "[1-255]"));
-            }
-            if id == m::NF {
-                filter!(st, 0, SnbepCboFilter, |f| f.set_nid(ival));
-            } else {
-                filter!(st, 1, CboFilter1, |f| f.set_nid(ival));
-            }
-        }
+        m::T8 => ctl(st, |r| r.set_thres(ival)),
+        m::T5 => pcu(st, |r| r.set_thres(ival)),
+        m::TF | m::CF | m::CF1 | m::TF1 | m::CF2 => apply_core_filter(st, id, ival),
+        m::NF => filter!(st, 0, SnbepCboFilter, |f| f.set_nid(ival)),
+        m::NF1 => filter!(st, 1, CboFilter1, |f| f.set_nid(ival)),
         m::FF => {
-            at_most(d, id, ival, 255)?;
             st.pcu_band = PcuCtl(st.reg).event() as i64 - PCU_FREQ_BAND0_CODE;
             st.filters[0] = ival.wrapping_shl(band_shift(st.pcu_band));
         }
         m::ADDR => {
-            if ival >> 40 != 0 {
-                return Err(out_of_range(d, id, ival, "(40 bits)"));
-            }
             let mut a = HaAddrMatch(st.addr);
             a.set_lo(ival);
             a.set_hi(ival >> 26);
             st.addr = a.0;
         }
-        _ => return apply_filter1_bit(st, d, id, ival, on),
+        _ => apply_filter1_bit(st, id, ival, on),
     }
-    if let Some(bit) = umodmsk_bit(id) {
-        st.umodmsk |= bit;
-    }
-    Ok(())
-}
-
-/// The modifiers that count for the required-modifier checks.
-fn umodmsk_bit(id: u64) -> Option<u32> {
-    matches!(
-        id,
-        m::I | m::E
-            | m::T8
-            | m::T5
-            | m::TF
-            | m::TF1
-            | m::CF
-            | m::CF1
-            | m::NF
-            | m::NF1
-            | m::CF2
-            | m::FF
-            | m::ADDR
-    )
-    .then(|| 1u32 << id)
 }
 
 /// The shift of a frequency band's byte in filter 0 (the hardware's shift
@@ -139,36 +77,20 @@ fn apply_edge_inv(st: &mut State, id: u64, on: u64) {
 
 /// Thread and core filters: they enable the filter in the control register
 /// and make filter 0 part of the codes.
-fn apply_core_filter(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
+fn apply_core_filter(st: &mut State, id: u64, ival: u64) {
     match id {
-        m::TF => {
-            at_most(d, id, ival, 1)?;
-            filter!(st, 0, SnbepCboFilter, |f| f.set_tid(ival));
-        }
-        m::TF1 => {
-            at_most(d, id, ival, 7)?;
-            filter!(st, 0, SkxChaFilter0, |f| f.set_tid(ival));
-        }
-        m::CF => {
-            at_most(d, id, ival, 15)?;
-            filter!(st, 0, SnbepCboFilter, |f| f.set_cid(ival));
-        }
-        m::CF1 => {
-            at_most(d, id, ival, 63)?;
-            filter!(st, 0, HswepCboFilter0, |f| f.set_cid(ival));
-        }
-        _ => {
-            at_most(d, id, ival, 64)?;
-            filter!(st, 0, SkxChaFilter0, |f| f.set_sid(ival));
-        }
+        m::TF => filter!(st, 0, SnbepCboFilter, |f| f.set_tid(ival)),
+        m::TF1 => filter!(st, 0, SkxChaFilter0, |f| f.set_tid(ival)),
+        m::CF => filter!(st, 0, SnbepCboFilter, |f| f.set_cid(ival)),
+        m::CF1 => filter!(st, 0, HswepCboFilter0, |f| f.set_cid(ival)),
+        _ => filter!(st, 0, SkxChaFilter0, |f| f.set_sid(ival)),
     }
     ctl(st, |r| r.set_tid_en(1));
     st.must_have_filt0 = true;
-    Ok(())
 }
 
 /// Filter-1 request-kind bits (C-Box/CHA) and the UPI node id matches.
-fn apply_filter1_bit(st: &mut State, d: &Desc, id: u64, ival: u64, on: u64) -> Result<()> {
+fn apply_filter1_bit(st: &mut State, id: u64, ival: u64, on: u64) {
     match id {
         m::ISOC => filter!(st, 1, CboFilter1, |f| f.set_isoc(on)),
         m::NC => filter!(st, 1, CboFilter1, |f| f.set_nc(on)),
@@ -176,28 +98,16 @@ fn apply_filter1_bit(st: &mut State, d: &Desc, id: u64, ival: u64, on: u64) -> R
         m::LOC | m::LMEM => filter!(st, 1, SkxChaFilter1, |f| f.set_loc(on)),
         m::REM => filter!(st, 1, SkxChaFilter1, |f| f.set_rem(on)),
         m::RMEM => filter!(st, 1, SkxChaFilter1, |f| f.set_not_nm(on)),
-        m::DNID => {
-            at_most(d, id, ival, 15)?;
-            filter!(st, 0, SkxUpiFilter, |f| {
-                f.set_dnid(ival);
-                f.set_en_dnid(1);
-            });
-        }
-        m::RCSNID => {
-            at_most(d, id, ival, 15)?;
-            filter!(st, 0, SkxUpiFilter, |f| {
-                f.set_rcsnid(ival);
-                f.set_en_rcsnid(1);
-            });
-        }
-        _ => {
-            return Err(Error::new(
-                ErrorKind::Attr,
-                format!("{}: no such modifier", d.event_name()),
-            ))
-        }
+        m::DNID => filter!(st, 0, SkxUpiFilter, |f| {
+            f.set_dnid(ival);
+            f.set_en_dnid(1);
+        }),
+        m::RCSNID => filter!(st, 0, SkxUpiFilter, |f| {
+            f.set_rcsnid(ival);
+            f.set_en_rcsnid(1);
+        }),
+        _ => {}
     }
-    Ok(())
 }
 
 /// The value the fully-qualified string shows for modifier `id` (`None`:

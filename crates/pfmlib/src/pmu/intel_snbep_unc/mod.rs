@@ -12,7 +12,7 @@
 //! `cbo`, `cha`, `no_smpl`, `sysfs`, `filter_code`), the modifiers of each
 //! event and the filter words of each unit mask.
 
-pub(crate) use crate::defs::intel_snbep_unc as defs;
+pub(crate) use pfmlib_defs::intel_snbep_unc as defs;
 
 mod encode;
 mod filters;
@@ -21,14 +21,14 @@ mod regs;
 
 use super::{Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, FamilyDefs};
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
 use crate::host::Host;
 use crate::kernel::PerfAttr;
 use crate::model::{Os, Vendor};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
-use defs::{EVENT_FLAGS as EF, MODIFIERS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
+use defs::{EVENT_FLAGS as EF, MODIFIERS, MOD_KEYS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
+use pfmlib_defs::{bit, ext, FamilyDefs};
 
 /// PMU flags.
 pub(crate) mod pmu_flag {
@@ -63,7 +63,7 @@ pub(crate) mod um_flag {
 /// unique data names.
 pub(crate) mod mod_id {
     use super::defs::MOD_KEYS;
-    use crate::defs::position;
+    use pfmlib_defs::position;
     const fn id(key: &str) -> u64 {
         position(MOD_KEYS, key) as u64
     }
@@ -100,23 +100,15 @@ pub(super) mod umask_ext {
     use super::*;
     const FILTER0: usize = ext(defs::UMASK_EXT, "filter0");
     const FILTER1: usize = ext(defs::UMASK_EXT, "filter1");
-    const REQ_GRP: usize = ext(defs::UMASK_EXT, "req_grp");
-    const MODS_REQUIRED: usize = ext(defs::UMASK_EXT, "modifiers_required");
+    /// The group a `grp_req` unit mask needs, + 1.
+    pub const REQ_GRP: usize = ext(defs::UMASK_EXT, "req_grp");
+    /// Modifiers the unit mask requires (bit = modifier id).
+    pub const MODS_REQUIRED: usize = ext(defs::UMASK_EXT, "modifiers_required");
 
     /// What the unit mask does to filter word `k` (set bits low, cleared high).
     pub fn filter(um: UmaskDesc, k: usize) -> u64 {
         let w = if k == 0 { FILTER0 } else { FILTER1 };
         u64::from(um.ext(w)) | u64::from(um.ext(w + 1)) << 32
-    }
-
-    /// The group a `grp_req` unit mask needs.
-    pub fn req_grp(um: UmaskDesc) -> usize {
-        um.ext(REQ_GRP).saturating_sub(1) as usize
-    }
-
-    /// Modifiers the unit mask requires (bit = modifier id).
-    pub fn mods_required(um: UmaskDesc) -> u32 {
-        um.ext(MODS_REQUIRED)
     }
 }
 

@@ -4,74 +4,81 @@
 //! the codes (PERFEVTSEL and the second register: offcore response, load
 //! latency or precise front end) and the fully-qualified string.
 
-mod groups;
-
-use super::{
-    ev_flag, modifier_id as m, offcore_raw_bits, pmu_flag, um_flag, umask_event_code,
-    umask_modifiers_required, umask_req_grp, MODIFIERS,
+use super::vocab::{
+    ev_flag, event_modifiers_required, modifier_id as m, offcore_raw_bits, pmu_flag, um_flag,
+    umask_event_code, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
 };
 use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PerfAttr;
 use crate::model::{Plm, PmuKind};
+use crate::pmu::machinery::{
+    all_groups, featcomb, hardwired_error, Applied, ModSpec, ModTable, UmaskRules, Umasks,
+};
 use crate::regs::{PebsFrontend, PerfEvtSel};
-use groups::{add_defaults, check_groups, check_required_groups};
+use pfmlib_defs::intel_x86::MODIFIERS;
 
 /// Load latency used when a load-latency unit mask is given without `ldlat=`.
 const LDLAT_DEFAULT: u64 = 3;
 /// Front-end latency threshold used when a `fethr` unit mask is given
 /// without `fe_thres=` and hard-wires none.
 const FETHR_DEFAULT: u64 = 1;
-/// Unit-mask groups one event may have (libpfm4's `INTEL_X86_NUM_GRP`).
-const MAX_GROUPS: usize = 8;
 
-/// What the requested attributes have set so far.
+/// The unit-mask rules of the family (libpfm4's x86 group rules).
+const UMASK_RULES: UmaskRules = UmaskRules {
+    dfl: um_flag::DFL,
+    ncombo: um_flag::NCOMBO,
+    excl_grp_gt: um_flag::EXCL_GRP_GT,
+    excl_grp_but_0: um_flag::EXCL_GRP_BUT_0,
+    grp_dfl_none: um_flag::GRP_DFL_NONE,
+    grp_req: um_flag::GRP_REQ,
+    grp_excl: ev_flag::GRP_EXCL,
+    req_grp_ext: Some(UMASK_EXT_REQ_GRP),
+    mods_required_ext: Some(UMASK_EXT_MODS_REQUIRED),
+    full_grpid: true,
+    ..UmaskRules::NONE
+};
+
+/// The modifiers: PERFEVTSEL fields, and the two thresholds of the second
+/// register (`ldlat`, `fe_thres`).
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
+        ModSpec::plm(17, Plm::PLM0), // k: OS
+        ModSpec::plm(16, Plm::PLM3), // u: USR
+        ModSpec::bit(18),            // e: edge
+        ModSpec::bit(23),            // i: invert
+        ModSpec::int(24, 8, 0, 255), // c: counter mask
+        ModSpec::bit(21),            // t: any thread
+        ModSpec::own(1, 65535),      // ldlat
+        ModSpec::bit(32),            // intx
+        ModSpec::bit(33),            // intxcp
+        ModSpec::own(1, 4095),       // fe_thres
+    ],
+    ErrorKind::AttrValue,
+);
+
+/// What the requested attributes have set so far, beyond the unit masks.
 #[derive(Default)]
 struct State {
     reg: PerfEvtSel,
     /// Unit mask bits hard-wired in the event code.
     umask1: u64,
-    /// Unit mask bits from unit masks (or the offcore/raw value).
-    umask2: u64,
-    /// Groups that got a unit mask.
-    ugrpmsk: u32,
-    /// Modifiers hard-wired by the unit masks given.
-    modhw: u32,
-    /// Modifiers given (ldlat aside, as libpfm4 counts them).
-    umodmsk: u32,
-    /// Modifiers required by the event and the unit masks given.
-    modmsk_req: u32,
-    /// Privilege-level modifiers given.
-    plmmsk: u32,
-    /// Unit masks of groups above this one are excluded (`excl_grp_gt`).
-    max_grpid: Option<u32>,
-    last_grpid: Option<u32>,
-    /// Only group 0 and this group may have unit masks (`excl_grp_but_0`).
-    excl_grp_but_0: Option<u32>,
-    /// Groups some unit mask given requires (`grp_req`), bit = group.
-    req_grps: u32,
+    um: Umasks,
+    /// Modifiers given (bit = id).
+    given: u32,
     last_ucode: Option<u64>,
     ldlat: u64,
     ldlat_um: bool,
     fe_thr: u64,
     fe_thr_um: bool,
-    grpcounts: [u32; MAX_GROUPS],
-    ncombo: [bool; MAX_GROUPS],
 }
 
-fn featcomb(d: &Desc, why: String) -> Error {
-    Error::new(
-        ErrorKind::FeatureCombination,
-        format!("{}: {why}", d.event_name()),
-    )
-}
-
-fn all_groups(ngrp: u32) -> u32 {
-    if ngrp == 0 {
-        0
-    } else {
-        (1u32 << ngrp) - 1
+impl State {
+    /// Modifiers given, as libpfm4 counts them for its checks (ldlat aside).
+    fn umodmsk(&self) -> u32 {
+        self.given & !(1 << m::LDLAT)
     }
 }
 
@@ -82,77 +89,67 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     let mut st = State {
         reg: PerfEvtSel(ev.code()),
         umask1: (ev.code() >> 8) & 0xff,
-        modmsk_req: super::event_modifiers_required(ev),
         ..State::default()
     };
     for k in 0..d.attrs.len() {
         let a = d.attrs[k];
         match a.what {
             AttrRef::Umask(i) => apply_umask(&mut st, d, i)?,
-            AttrRef::Raw(v) => apply_raw(&mut st, d, v)?,
+            AttrRef::Raw(v) => st.um.raw(d, v, raw_width(d))?,
             AttrRef::Mod(id) => apply_modifier(&mut st, d, u64::from(id), a.ival)?,
             AttrRef::Perf(_) => {}
         }
     }
-    check_required_groups(st.req_grps, st.ugrpmsk, d)?;
-    check_hardwired(&st, d)?;
-    default_plm(&mut st, d);
-    let grpmsk = all_groups(ev.ngrp());
+    st.um.check_required_groups(d)?;
+    let fixed = (st.umask1 | st.um.bits) << 8;
+    MODS.check_hardwired(d, st.um.modhw & st.umodmsk(), fixed, st.reg.0)?;
+    MODS.default_plm(d, &mut st.reg.0, st.given, d.pmu.supported_plm());
+    let grpmsk = all_groups(ev);
     let grp_excl = ev.flags() & ev_flag::GRP_EXCL != 0;
-    if (st.ugrpmsk != grpmsk && !grp_excl) || st.ugrpmsk == 0 {
-        let missing = st.ugrpmsk ^ grpmsk;
-        st.umask2 |= add_defaults(d, missing, st.max_grpid, st.excl_grp_but_0)?;
+    if (st.um.groups != grpmsk && !grp_excl) || st.um.groups == 0 {
+        let missing = st.um.groups ^ grpmsk;
+        st.um.add_defaults(&UMASK_RULES, d, missing, |_| {})?;
     }
-    check_groups(&st.grpcounts, st.excl_grp_but_0, st.max_grpid, d)?;
-    check_required_modifiers(&st, d)?;
+    st.um.check_exclusions(&UMASK_RULES, d)?;
+    let required = event_modifiers_required(ev) | st.um.mods_required;
+    check_required_modifiers(required, st.umodmsk(), d)?;
     d.write_fstr_umasks();
-    frontend_threshold(&mut st, d)?;
-    let codes = codes(&mut st, d)?;
-    write_modifiers(&st, d);
+    let mut umask2 = st.um.bits;
+    frontend_threshold(&mut st, &mut umask2, d)?;
+    let codes = codes(&mut st, umask2, d)?;
+    let (ldlat, fe_thr) = (st.ldlat, st.fe_thr);
+    MODS.write_fstr_mods(d, st.reg.0, |id| match id {
+        m::LDLAT => Some(ldlat),
+        m::FE_THRES => Some(fe_thr),
+        _ => None,
+    });
     Ok(codes)
 }
 
+/// Width of a raw unit mask: the offcore-response register's on offcore
+/// events, 8 bits elsewhere.
+fn raw_width(d: &Desc) -> u32 {
+    if d.event.flags() & ev_flag::OFFCORE != 0 {
+        offcore_raw_bits(d.pmu)
+    } else {
+        8
+    }
+}
+
+/// A unit mask: the group rules, then what only this family's unit masks
+/// do (load latency, front-end threshold, event-code override).
 fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
     let um = d.umask(i);
-    let grp = um.grp();
-    let g = (grp as usize).min(MAX_GROUPS - 1);
+    st.um.apply(&UMASK_RULES, d, um)?;
     let flags = um.flags();
-    if st.last_grpid.is_some_and(|l| l != grp) && d.event.flags() & ev_flag::GRP_EXCL != 0 {
-        return Err(featcomb(
-            d,
-            format!(
-                "unit mask {} cannot be combined with unit masks of another group",
-                um.name()
-            ),
-        ));
-    }
-    if flags & um_flag::EXCL_GRP_GT != 0 {
-        st.max_grpid = Some(grp);
-    }
-    if flags & um_flag::EXCL_GRP_BUT_0 != 0 {
-        st.excl_grp_but_0 = Some(grp);
-    }
-    st.grpcounts[g] += 1;
-    if flags & um_flag::GRP_REQ != 0 {
-        st.req_grps |= 1 << (umask_req_grp(um).unwrap_or(0) & 31);
-    }
-    st.ncombo[g] |= flags & um_flag::NCOMBO != 0;
     st.ldlat_um |= flags & um_flag::LDLAT != 0;
     st.fe_thr_um |= flags & um_flag::FETHR != 0;
-    if st.grpcounts[g] > 1 && st.ncombo[g] {
-        return Err(ncombo_error(d, grp));
-    }
-    st.last_grpid = Some(grp);
-    st.modhw |= um.modhw();
-    st.umask2 |= um.code();
-    st.ugrpmsk |= 1 << (grp & 31);
-    st.modmsk_req |= umask_modifiers_required(um);
     if flags & um_flag::CODE_OVERRIDE != 0 {
         let code = umask_event_code(um);
         if st.last_ucode.is_some_and(|l| l != code) {
             return Err(featcomb(
                 d,
-                format!(
+                format_args!(
                     "unit mask {} overrides the event code differently",
                     um.name()
                 ),
@@ -164,160 +161,27 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
     Ok(())
 }
 
-fn ncombo_error(d: &Desc, grp: u32) -> Error {
-    let others: Vec<&str> = d
-        .umask_attrs()
-        .map(|j| d.umask(j))
-        .filter(|u| u.grp() == grp)
-        .map(|u| u.name())
-        .collect();
-    featcomb(
-        d,
-        format!(
-            "unit masks {} cannot be combined: one of them must be used alone in its group",
-            others.join(" and ")
-        ),
-    )
-}
-
-fn apply_raw(st: &mut State, d: &Desc, value: u64) -> Result<()> {
-    let bits = if d.event.flags() & ev_flag::OFFCORE != 0 {
-        offcore_raw_bits(d.pmu)
-    } else {
-        8
-    };
-    let mask = if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    if value & !mask != 0 {
-        return Err(Error::new(
-            ErrorKind::Attr,
-            format!(
-                "raw unit mask {value:#x} of {} is wider than {bits} bits",
-                d.event_name()
-            ),
-        ));
-    }
-    st.umask2 = value & mask;
-    st.ugrpmsk = all_groups(d.event.ngrp());
-    Ok(())
-}
-
-fn out_of_range(d: &Desc, what: &str, ival: u64, range: &str) -> Error {
-    Error::new(
-        ErrorKind::AttrValue,
-        format!(
-            "{what}={ival} of {} is out of range [{range}]",
-            d.event_name()
-        ),
-    )
-}
-
+/// A modifier: PERFEVTSEL fields through the table, the thresholds here.
 fn apply_modifier(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
-    let on = u64::from(ival != 0);
-    let reg = &mut st.reg;
-    match id {
-        m::I => reg.set_inv(on),
-        m::E => reg.set_edge(on),
-        m::C => {
-            if ival > 255 {
-                return Err(out_of_range(d, "counter mask c", ival, "0-255"));
-            }
-            reg.set_cmask(ival);
-        }
-        m::U => {
-            reg.set_usr(on);
-            st.plmmsk |= 1 << m::U;
-        }
-        m::K => {
-            reg.set_os(on);
-            st.plmmsk |= 1 << m::K;
-        }
-        m::T => reg.set_any_thread(on),
-        m::LDLAT => {
-            if !(1..=65535).contains(&ival) {
-                return Err(out_of_range(d, "load latency ldlat", ival, "1-65535"));
-            }
-            st.ldlat = ival;
-            return Ok(());
-        }
-        m::INTX => reg.set_intx(on),
-        m::INTXCP => reg.set_intxcp(on),
-        m::FE_THRES => {
-            if !(1..=4095).contains(&ival) {
-                return Err(out_of_range(
-                    d,
-                    "front-end threshold fe_thres",
-                    ival,
-                    "1-4095",
-                ));
-            }
-            st.fe_thr = ival;
-        }
-        _ => return Ok(()),
-    }
-    st.umodmsk |= 1 << id;
-    Ok(())
-}
-
-/// A modifier hard-wired by a unit mask may be repeated only with the same value.
-fn check_hardwired(st: &State, d: &Desc) -> Result<()> {
-    let hw = PerfEvtSel((st.umask1 | st.umask2) << 8);
-    let reg = &st.reg;
-    let checks: [(u64, &str, u64, u64); 8] = [
-        (m::I, "i", hw.inv(), reg.inv()),
-        (m::E, "e", hw.edge(), reg.edge()),
-        (m::C, "c", hw.cmask(), reg.cmask()),
-        (m::U, "u", hw.usr(), reg.usr()),
-        (m::K, "k", hw.os(), reg.os()),
-        (m::T, "t", hw.any_thread(), reg.any_thread()),
-        (m::INTX, "intx", hw.intx(), reg.intx()),
-        (m::INTXCP, "intxcp", hw.intxcp(), reg.intxcp()),
-    ];
-    for (id, name, fixed, asked) in checks {
-        if st.modhw & st.umodmsk & (1 << id) != 0 && fixed != asked {
-            return Err(hardwired_error(d, name, fixed, asked));
+    if MODS.apply(d, &mut st.reg.0, &mut st.given, id, ival)? == Applied::Own {
+        match id {
+            m::LDLAT => st.ldlat = ival,
+            _ => st.fe_thr = ival,
         }
     }
     Ok(())
-}
-
-fn hardwired_error(d: &Desc, name: &str, fixed: u64, asked: u64) -> Error {
-    Error::new(
-        ErrorKind::AttrSet,
-        format!(
-            "{}: the unit mask fixes {name}={fixed}, so {name}={asked} cannot be set",
-            d.event_name()
-        ),
-    )
-}
-
-/// No privilege-level modifier given: the default levels the PMU supports.
-fn default_plm(st: &mut State, d: &Desc) {
-    if st.plmmsk & ((1 << m::K) | (1 << m::U)) != 0 {
-        return;
-    }
-    let supported = d.pmu.supported_plm();
-    if d.dfl_plm.contains(Plm::PLM0) && supported & Plm::PLM0.bits() != 0 {
-        st.reg.set_os(1);
-    }
-    if d.dfl_plm.contains(Plm::PLM3) && supported & Plm::PLM3.bits() != 0 {
-        st.reg.set_usr(1);
-    }
 }
 
 /// The modifiers the event and its unit masks require must be exactly the
 /// modifiers given (libpfm4 compares the two masks whole).
-fn check_required_modifiers(st: &State, d: &Desc) -> Result<()> {
-    if st.modmsk_req == 0 || st.umodmsk == st.modmsk_req {
+fn check_required_modifiers(required: u32, given: u32, d: &Desc) -> Result<()> {
+    if required == 0 || given == required {
         return Ok(());
     }
     let names: Vec<&str> = MODIFIERS
         .iter()
         .enumerate()
-        .filter(|(id, _)| st.modmsk_req >> id & 1 != 0)
+        .filter(|(id, _)| required >> id & 1 != 0)
         .map(|(_, md)| md.name)
         .collect();
     Err(Error::new(
@@ -333,14 +197,14 @@ fn check_required_modifiers(st: &State, d: &Desc) -> Result<()> {
 /// Precise front-end events: a `fethr` unit mask takes its latency
 /// threshold from `fe_thres=` (or the value it hard-wires, or 1) into the
 /// bubble-length field of the front-end register value.
-fn frontend_threshold(st: &mut State, d: &Desc) -> Result<()> {
+fn frontend_threshold(st: &mut State, umask2: &mut u64, d: &Desc) -> Result<()> {
     if d.event.flags() & ev_flag::FRONTEND == 0 || !st.fe_thr_um {
         return Ok(());
     }
-    let mut fe = PebsFrontend(st.umask2);
+    let mut fe = PebsFrontend(*umask2);
     let um_thr = fe.idq_bubble_length();
     if um_thr != 0 {
-        if st.modhw & st.umodmsk & (1 << m::FE_THRES) != 0 {
+        if st.um.modhw & st.umodmsk() & (1 << m::FE_THRES) != 0 {
             if st.fe_thr != um_thr {
                 return Err(hardwired_error(d, "fe_thres", um_thr, st.fe_thr));
             }
@@ -351,18 +215,18 @@ fn frontend_threshold(st: &mut State, d: &Desc) -> Result<()> {
         st.fe_thr = FETHR_DEFAULT;
     }
     fe.set_idq_bubble_length(st.fe_thr);
-    st.umask2 = fe.0;
+    *umask2 = fe.0;
     Ok(())
 }
 
 /// PERFEVTSEL and the second code (offcore response, precise front end or
 /// load latency).
-fn codes(st: &mut State, d: &Desc) -> Result<Vec<u64>> {
+fn codes(st: &mut State, mut umask2: u64, d: &Desc) -> Result<Vec<u64>> {
     let mut codes = Vec::with_capacity(2);
     codes.push(0u64);
     if d.event.flags() & (ev_flag::OFFCORE | ev_flag::FRONTEND) != 0 {
-        codes.push(st.umask2);
-        st.umask2 = 0;
+        codes.push(umask2);
+        umask2 = 0;
     }
     if st.ldlat != 0 && !st.ldlat_um {
         return Err(Error::new(
@@ -377,7 +241,7 @@ fn codes(st: &mut State, d: &Desc) -> Result<Vec<u64>> {
         codes.truncate(1);
         codes.push(st.ldlat);
     }
-    st.reg.0 |= (st.umask1 | st.umask2) << 8;
+    st.reg.0 |= (st.umask1 | umask2) << 8;
     st.reg.set_en(1);
     st.reg.set_int(1);
     codes[0] = st.reg.0;
@@ -392,23 +256,6 @@ fn codes(st: &mut State, d: &Desc) -> Result<Vec<u64>> {
         ));
     }
     Ok(codes)
-}
-
-/// Every offered modifier's final value in the fully-qualified string.
-fn write_modifiers(st: &State, d: &mut Desc) {
-    let reg = st.reg;
-    let mut values = [0u64; MODIFIERS.len()];
-    values[m::K as usize] = reg.os();
-    values[m::U as usize] = reg.usr();
-    values[m::E as usize] = reg.edge();
-    values[m::I as usize] = reg.inv();
-    values[m::C as usize] = reg.cmask();
-    values[m::T as usize] = reg.any_thread();
-    values[m::LDLAT as usize] = st.ldlat;
-    values[m::INTX as usize] = reg.intx();
-    values[m::INTXCP as usize] = reg.intxcp();
-    values[m::FE_THRES as usize] = st.fe_thr;
-    d.write_fstr_mods(MODIFIERS, |id| values.get(id as usize).copied());
 }
 
 /// perf_events encoding. Core PMUs follow libpfm4's
@@ -503,9 +350,17 @@ mod tests {
     #[test]
     fn required_groups() {
         let d = nhm_desc("ARITH");
-        assert!(check_required_groups(0b01, 0b11, &d).is_ok());
-        assert!(check_required_groups(0, 0, &d).is_ok());
-        let e = check_required_groups(0b110, 0b011, &d).expect_err("group 2 missing");
+        let um = |req_groups, groups| {
+            let mut um = Umasks::default();
+            um.req_groups = req_groups;
+            um.groups = groups;
+            um
+        };
+        assert!(um(0b01, 0b11).check_required_groups(&d).is_ok());
+        assert!(um(0, 0).check_required_groups(&d).is_ok());
+        let e = um(0b110, 0b011)
+            .check_required_groups(&d)
+            .expect_err("group 2 missing");
         assert_eq!(e.kind(), ErrorKind::FeatureCombination);
     }
 
@@ -515,15 +370,10 @@ mod tests {
     fn required_modifiers_are_exact() {
         let d = nhm_desc("ARITH");
         let req = 1 << m::FE_THRES;
-        let st = |umodmsk| State {
-            modmsk_req: req,
-            umodmsk,
-            ..State::default()
-        };
-        assert!(check_required_modifiers(&st(req), &d).is_ok());
-        assert!(check_required_modifiers(&State::default(), &d).is_ok());
+        assert!(check_required_modifiers(req, req, &d).is_ok());
+        assert!(check_required_modifiers(0, 0, &d).is_ok());
         for given in [0, req | 1 << m::C, 1 << m::C] {
-            let e = check_required_modifiers(&st(given), &d).expect_err("not exact");
+            let e = check_required_modifiers(req, given, &d).expect_err("not exact");
             assert_eq!(e.kind(), ErrorKind::Attr);
         }
     }

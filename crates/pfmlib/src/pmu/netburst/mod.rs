@@ -4,11 +4,10 @@
 //! under perf_events both travel in `config` (ESCR high, CCCR low) with the
 //! kernel's own event number in the ESCR's event-select field.
 
-pub(crate) use crate::defs::netburst as defs;
+pub(crate) use pfmlib_defs::netburst as defs;
 
 use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, modifier, FamilyDefs};
 use crate::desc::{Attr, AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::Host;
@@ -17,6 +16,7 @@ use crate::model::{Os, Plm};
 use crate::regs::{NetburstCccr, NetburstEscr};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
 use defs::MODIFIERS;
+use pfmlib_defs::{bit, ext, modifier, FamilyDefs};
 
 /// Modifier ids (attribute codes).
 mod id {

@@ -2,17 +2,17 @@
 //! hardware-cache events named by the kernel ABI, encoded as
 //! `perf_event_attr.type` and `config`.
 
-pub(crate) use crate::defs::perf as defs;
+pub(crate) use pfmlib_defs::perf as defs;
 
 use super::{offer_of, Engine, EventFlags};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, FamilyDefs};
 use crate::desc::{Attr, AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::Host;
 use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::{Os, Plm};
 use crate::tables::{EventDesc, PmuDesc};
+use pfmlib_defs::{bit, ext, FamilyDefs};
 
 /// Event flag: the event reports precise-sampling support.
 const EV_PRECISE: u32 = bit(defs::EVENT_FLAGS, "precise");

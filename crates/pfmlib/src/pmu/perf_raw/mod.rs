@@ -6,17 +6,17 @@
 //! hexadecimal digits names the table's one event (`r0000`), and the
 //! number is the code ([`match_raw_name`]).
 
-pub(crate) use crate::defs::perf_raw as defs;
+pub(crate) use pfmlib_defs::perf_raw as defs;
 
 use super::{offer_of, Engine};
 use crate::ctx::Ctx;
-use crate::defs::FamilyDefs;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
 use crate::host::Host;
 use crate::kernel::{PerfAttr, PERF_TYPE_RAW};
 use crate::model::Os;
 use crate::tables::{EventDesc, PmuDesc};
+use pfmlib_defs::FamilyDefs;
 
 /// The raw number of the event being encoded: the one its name carried.
 fn raw_code(d: &Desc) -> u64 {

@@ -8,12 +8,11 @@
 //! lists at detection ([`event_set`]). Each list keeps the order of the
 //! table, so an event's index is its position among the events there.
 
-pub(crate) use crate::defs::rapl as defs;
+pub(crate) use pfmlib_defs::rapl as defs;
 
 use super::kernel_type::kernel_pmu_type;
 use super::{cpu_matches, offer_of, Engine};
 use crate::ctx::Ctx;
-use crate::defs::{bit, ext, position, FamilyDefs};
 use crate::desc::{Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::{Host, EVENT_SOURCES};
@@ -21,6 +20,7 @@ use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
 use crate::model::{Os, Vendor};
 use crate::regs::PerfEvtSel;
 use crate::tables::{EventDesc, PmuDesc};
+use pfmlib_defs::{bit, ext, position, FamilyDefs};
 
 /// PMU flag: active only if the kernel exposes the PMU (with perf_events).
 const PMU_OS_DETECT: u32 = bit(defs::PMU_FLAGS, "os_detect");

@@ -1,6 +1,5 @@
-//! The hash of the name indexes, shared by the generator (`build/main.rs`
-//! includes this file, which builds the indexes) and the readers (which probe
-//! them). This file may only use `core`.
+//! The hash of the name indexes: the generator builds the indexes with it,
+//! the readers probe them with it.
 
 /// Hash of a name that ignores ASCII case: names equal but for case
 /// hash alike, since bit 5 (the only bit in which a letter's two cases differ)

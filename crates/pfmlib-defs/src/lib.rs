@@ -1,9 +1,32 @@
-//! The vocabulary of every PMU family: flag names, modifiers, unit-mask
-//! fields and extra per-event keys, written once and read both by the table
-//! generator (`build/main.rs` includes this file) and by the engines at run
-//! time (flag bits come from [`bit`] over the same lists).
+//! Definitions shared by pfmlib's table generator (its build script) and
+//! its engines at run time, so that both read one source:
 //!
-//! This file may only use `core`: the build script compiles it on its own.
+//! - the vocabulary of every PMU family ([`FamilyDefs`]: flag names,
+//!   hardware modifiers, fields a unit mask may hard-wire, extra keys), one
+//!   module per family ([`intel_x86`], [`amd64`], ...) and [`FAMILIES`];
+//! - the byte layout of the generated table records ([`layout`]);
+//! - the case-folding hash of the name indexes ([`hash`]).
+//!
+//! Everything here is `const` data or a small pure function over `core`.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod hash;
+pub mod layout;
+
+pub mod amd64;
+pub mod arm;
+pub mod ia64;
+pub mod intel_nhm_unc;
+pub mod intel_snb_unc;
+pub mod intel_snbep_unc;
+pub mod intel_x86;
+pub mod netburst;
+pub mod perf;
+pub mod perf_raw;
+pub mod rapl;
 
 /// Whether a modifier takes a boolean or an integer value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,29 +224,6 @@ const fn str_eq(a: &str, b: &str) -> bool {
     }
     true
 }
-
-#[path = "amd64/defs.rs"]
-pub mod amd64;
-#[path = "arm/defs.rs"]
-pub mod arm;
-#[path = "ia64/defs.rs"]
-pub mod ia64;
-#[path = "intel_nhm_unc/defs.rs"]
-pub mod intel_nhm_unc;
-#[path = "intel_snb_unc/defs.rs"]
-pub mod intel_snb_unc;
-#[path = "intel_snbep_unc/defs.rs"]
-pub mod intel_snbep_unc;
-#[path = "intel_x86/defs.rs"]
-pub mod intel_x86;
-#[path = "netburst/defs.rs"]
-pub mod netburst;
-#[path = "perf/defs.rs"]
-pub mod perf;
-#[path = "perf_raw/defs.rs"]
-pub mod perf_raw;
-#[path = "rapl/defs.rs"]
-pub mod rapl;
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).

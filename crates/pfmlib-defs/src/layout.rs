@@ -1,11 +1,9 @@
 //! Byte layout of the generated tables: record sizes and field offsets,
-//! shared by the generator (`build/main.rs` includes this file) and the
-//! readers in `tables/mod.rs`. Every field is little-endian; strings are
+//! shared by the generator (which writes the records) and pfmlib's table
+//! readers. Every field is little-endian; strings are
 //! 32-bit string ids (0 is the empty string, meaning "none" where a string
 //! is optional); indexes into other arrays are plain integers. Nothing in
 //! the tables is a pointer, so the loader relocates none of it.
-//!
-//! This file may only use `core`: the build script compiles it on its own.
 
 /// One PMU model: name, detection, counters, and which shared event table
 /// it uses (several PMUs may share one).
@@ -30,7 +28,7 @@ pub mod pmu {
     pub const NMODELS: usize = 30;
     /// CPU family (u16).
     pub const CPU_FAMILY: usize = 32;
-    /// Engine family (u8), position in `pmu::defs::FAMILIES`.
+    /// Engine family (u8), position in [`crate::FAMILIES`].
     pub const FAMILY: usize = 34;
     /// Kind (u8): 0 core, 1 uncore, 2 OS generic.
     pub const KIND: usize = 35;
