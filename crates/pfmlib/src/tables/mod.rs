@@ -17,6 +17,7 @@ use crate::model::{PmuKind, Vendor};
 use generated::*;
 use pfmlib_defs::hash::name_hash;
 use pfmlib_defs::layout;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 pub(crate) use generated::EVENT_INDEX_SHIFT;
 
@@ -236,8 +237,23 @@ impl PmuDesc {
         }
     }
 
-    /// A PMU by name, ignoring ASCII case.
+    /// A PMU by name, ignoring ASCII case. The PMU found last is tried
+    /// first (event strings of one PMU tend to come together): a name equal
+    /// to its name but for case finds it through the index too.
+    #[inline]
     pub fn by_name(name: &str) -> Option<PmuDesc> {
+        static LAST: AtomicU16 = AtomicU16::new(0);
+        let last = LAST.load(Ordering::Relaxed);
+        if last != 0 && eq_ignore_case(PmuDesc(last - 1).name_bytes(), name.as_bytes()) {
+            return Some(PmuDesc(last - 1));
+        }
+        let found = PmuDesc::by_name_indexed(name)?;
+        LAST.store(found.0 + 1, Ordering::Relaxed);
+        Some(found)
+    }
+
+    /// A PMU by name, ignoring ASCII case, through the name index.
+    fn by_name_indexed(name: &str) -> Option<PmuDesc> {
         let h = name_hash(name.as_bytes());
         probe(PMU_NAME_INDEX, PMU_NAME_SLOTS, h, |i| {
             eq_ignore_case(PmuDesc(i as u16).name_bytes(), name.as_bytes())
@@ -409,6 +425,7 @@ impl PmuDesc {
     }
 
     /// The first event named `name` (any case) that `ok` accepts.
+    #[inline]
     pub fn find_event(self, name: &str, ok: impl Fn(EventDesc) -> bool) -> Option<EventDesc> {
         let t = self.table();
         let first_event = u32_at(TABLES, t + layout::table::FIRST_EVENT);
@@ -668,6 +685,8 @@ mod tests {
     fn name_indexes_find_every_entry() {
         for p in PmuDesc::all() {
             assert_eq!(PmuDesc::by_name(&p.name().to_uppercase()), Some(p));
+            assert_eq!(PmuDesc::by_name(p.name()), Some(p));
+            assert_eq!(PmuDesc::by_name_indexed(&p.name().to_lowercase()), Some(p));
             for ev in p.events() {
                 let first = p
                     .events()
