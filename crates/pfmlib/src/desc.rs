@@ -205,11 +205,24 @@ impl Desc {
         self.fstr.clear();
         self.fstr.push(self.event.name());
         self.sort_attrs();
-        for k in 0..self.attrs.len() {
-            match self.attrs[k].what {
-                AttrRef::Umask(i) => self.push_fstr_attr(self.umask(i).name()),
-                AttrRef::Raw(v) => self.push_fstr_raw(v),
-                _ => {}
+        // Sorted: the unit masks first, raw unit masks last.
+        let mut k = 0;
+        while let Some(&Attr {
+            what: AttrRef::Umask(i),
+            ..
+        }) = self.attrs.get(k)
+        {
+            self.push_fstr_attr(self.umask(i).name());
+            k += 1;
+        }
+        let raw = self
+            .attrs
+            .iter()
+            .rposition(|a| !matches!(a.what, AttrRef::Raw(_)))
+            .map_or(0, |last| last + 1);
+        for k in raw.max(k)..self.attrs.len() {
+            if let AttrRef::Raw(v) = self.attrs[k].what {
+                self.push_fstr_raw(v);
             }
         }
     }
@@ -527,9 +540,30 @@ impl Fstr {
             }
             return;
         }
-        let mut digits = [0u8; 20];
-        let d = decimal(v, &mut digits);
-        self.put(&d[..d.len().min(room)]);
+        let n = v.ilog10() as usize + 1;
+        if n > room {
+            let mut digits = [0u8; 20];
+            let d = decimal(v, &mut digits);
+            self.put(&d[..room]);
+            return;
+        }
+        // Two digits at a time, from the last, straight into the buffer.
+        if let Some(dst) = self.buf.get_mut(self.end..self.end + n) {
+            let (mut v, mut i) = (v, n);
+            while v >= 100 {
+                let r = (v % 100) as usize * 2;
+                v /= 100;
+                i -= 2;
+                dst[i..i + 2].copy_from_slice(&DIGIT_PAIRS[r..r + 2]);
+            }
+            if v >= 10 {
+                let r = v as usize * 2;
+                dst[..2].copy_from_slice(&DIGIT_PAIRS[r..r + 2]);
+            } else {
+                dst[0] = b'0' + v as u8;
+            }
+            self.end += n;
+        }
     }
 
     /// The string so far, without the prefix.
@@ -558,6 +592,18 @@ impl Fstr {
     }
 }
 
+/// "00", "01", ... "99".
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// `v` in decimal ASCII digits, written at the end of `buf`.
 fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut i = buf.len();
@@ -581,6 +627,23 @@ mod tests {
         let mut buf = [0u8; 20];
         for v in [0, 1, 9, 10, 255, 100000, u64::MAX] {
             assert_eq!(decimal(v, &mut buf), v.to_string().as_bytes());
+        }
+        let mut v = 1u64;
+        for _ in 0..64 {
+            for w in [v - 1, v, v + 1, v.wrapping_mul(10).wrapping_sub(1)] {
+                let mut f = Fstr::new("p");
+                f.push_decimal(w);
+                assert_eq!(f.as_str(), w.to_string());
+                for fill in 240..=MAX_FSTR {
+                    let mut f = Fstr::new("p");
+                    f.push(&"x".repeat(fill));
+                    f.push_decimal(w);
+                    let mut want = "x".repeat(fill) + &w.to_string();
+                    want.truncate(MAX_FSTR);
+                    assert_eq!(f.as_str(), want);
+                }
+            }
+            v = v.wrapping_mul(3).max(1);
         }
     }
 

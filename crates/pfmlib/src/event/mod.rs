@@ -256,63 +256,147 @@ fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
 }
 
 /// Parses `:`/`.`-separated attributes and appends them to `d.attrs`.
+///
+/// A token that names a hardware modifier or perf_events attribute the
+/// event offers, which no unit mask of the event's table shadows, with a
+/// plain value, takes the short path; every other token (unit masks, raw
+/// unit masks, aliases, odd values, errors) takes [`parse_token`].
 fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
-    let (mut has_raw, mut has_um) = (false, false);
+    let mut seen = Seen::default();
     let names = keys::names(d.pmu);
     let has_umasks = d.event.numasks() > 0;
     let b = s.as_bytes();
     let mut at = 0;
     loop {
         let t = scan_token(b, at);
-        let name = &b[t.start..t.name_end];
-        let val = t.value.map(|v| &b[v..t.end]);
-        let (what, ty) = if is_hex_prefix(name) {
-            (
-                raw_umask(d, text(s, t.start, t.name_end), has_raw || has_um)?,
-                AttrType::RawUmask,
-            )
-        } else {
-            let c = names.get(t.key, name.len());
-            find_attr(d, names, c, has_umasks, name, val.is_some())
-                .ok_or_else(|| unknown_attr(ctx, d, text(s, t.start, t.name_end)))?
-        };
-        match what {
-            AttrRef::Raw(_) => has_raw = true,
-            AttrRef::Umask(i) => {
-                has_um = true;
-                if umask_alias(ctx, d, i, has_raw, val.is_some())? {
-                    at = t.end + 1;
-                    if at > b.len() {
-                        return Ok(());
+        match quick_attr(d, names, has_umasks, &t) {
+            Some((what, int)) => {
+                let ival = match (int, t.value) {
+                    (false, None) => 1,
+                    (true, Some(v)) => match plain_decimal(&b[v..t.end]) {
+                        Some(n) => n,
+                        None => parse_value(d, what, AttrType::ModInteger, &b[v..t.end])?,
+                    },
+                    (false, Some(v)) => match b[v..t.end] {
+                        [b'y' | b'Y' | b't' | b'T' | b'1'] => 1,
+                        [b'n' | b'N' | b'f' | b'F' | b'0'] => 0,
+                        _ => parse_value(d, what, AttrType::ModBool, &b[v..t.end])?,
+                    },
+                    (true, None) => {
+                        let ty = AttrType::ModInteger;
+                        attr_value(d, what, ty, || text(s, t.start, t.name_end), None)?
                     }
-                    continue;
-                }
+                };
+                push_attr(d, Attr { what, ival })?;
             }
-            _ => {}
+            None => parse_token(ctx, s, d, names, has_umasks, &t, &mut seen)?,
         }
-        let ival = match (ty, val) {
-            (AttrType::ModBool, None) => 1,
-            (AttrType::ModInteger, Some(v)) => match plain_decimal(v) {
-                Some(n) => n,
-                None => parse_value(d, what, ty, v)?,
-            },
-            _ => attr_value(d, what, ty, || text(s, t.start, t.name_end), val)?,
-        };
-        if d.attrs.len() == MAX_ATTRS {
-            return Err(Error::new(
-                ErrorKind::TooMany,
-                format!(
-                    "too many attributes for {} (at most {MAX_ATTRS})",
-                    d.event_name()
-                ),
-            ));
-        }
-        d.push_attr(Attr { what, ival });
         at = t.end + 1;
         if at > b.len() {
             return Ok(());
         }
     }
+}
+
+/// The unit masks seen so far in an attribute string, raw or named.
+#[derive(Default)]
+struct Seen {
+    raw: bool,
+    umask: bool,
+}
+
+/// The modifier or perf_events attribute a token names (and whether it
+/// takes an integer), when no unit mask can be meant: the name is one of
+/// the family's modifiers or a perf_events attribute, offered, not a raw
+/// unit mask, and (without a value) no unit mask of the table bears it.
+#[inline]
+fn quick_attr(
+    d: &Desc,
+    names: &keys::Names,
+    has_umasks: bool,
+    t: &scan::Token,
+) -> Option<(AttrRef, bool)> {
+    // `0x`, lower-cased in the key: a raw unit mask.
+    if t.key & 0xffff == 0x7830 {
+        return None;
+    }
+    let c = names.get(t.key, t.name_end - t.start);
+    let mods = c.mods & d.offer.mods;
+    let perf = c.perf & d.offer.perf;
+    if mods | perf == 0
+        || (t.value.is_none() && has_umasks && keys::umask_may_clash(d.pmu, d.event, c))
+    {
+        return None;
+    }
+    if mods != 0 {
+        let id = mods.trailing_zeros();
+        return Some((AttrRef::Mod(id as u8), names.is_int(id)));
+    }
+    let id = perf.trailing_zeros() as usize;
+    let ty = PERF_ATTRS.get(id)?.ty;
+    match ty {
+        AttrType::ModInteger => Some((AttrRef::Perf(id as u8), true)),
+        AttrType::ModBool => Some((AttrRef::Perf(id as u8), false)),
+        _ => None,
+    }
+}
+
+/// Appends a parsed attribute, if there is room.
+#[inline]
+fn push_attr(d: &mut Desc, a: Attr) -> Result<()> {
+    if d.attrs.len() == MAX_ATTRS {
+        return Err(too_many(d));
+    }
+    d.push_attr(a);
+    Ok(())
+}
+
+#[cold]
+fn too_many(d: &Desc) -> Error {
+    Error::new(
+        ErrorKind::TooMany,
+        format!(
+            "too many attributes for {} (at most {MAX_ATTRS})",
+            d.event_name()
+        ),
+    )
+}
+
+/// Parses one attribute token the general way (see [`parse_attrs`]).
+fn parse_token(
+    ctx: &Ctx,
+    s: &str,
+    d: &mut Desc,
+    names: &keys::Names,
+    has_umasks: bool,
+    t: &scan::Token,
+    seen: &mut Seen,
+) -> Result<()> {
+    let b = s.as_bytes();
+    let name = &b[t.start..t.name_end];
+    let val = t.value.map(|v| &b[v..t.end]);
+    let (what, ty) = if is_hex_prefix(name) {
+        (
+            raw_umask(d, text(s, t.start, t.name_end), seen.raw || seen.umask)?,
+            AttrType::RawUmask,
+        )
+    } else {
+        let c = names.get(t.key, name.len());
+        find_attr(d, names, c, has_umasks, name, val.is_some())
+            .ok_or_else(|| unknown_attr(ctx, d, text(s, t.start, t.name_end)))?
+    };
+    match what {
+        AttrRef::Raw(_) => seen.raw = true,
+        AttrRef::Umask(i) => {
+            seen.umask = true;
+            if umask_alias(ctx, d, i, seen.raw, val.is_some())? {
+                return Ok(());
+            }
+        }
+        _ => {}
+    }
+    let ival = attr_value(d, what, ty, || text(s, t.start, t.name_end), val)?;
+    push_attr(d, Attr { what, ival })
 }
 
 /// A value of one to eight decimal digits, the first not 0: what
