@@ -239,20 +239,16 @@ impl Desc {
     /// Appends each hardware modifier offered, in id order, as `:name=value`
     /// with the value `value` gives it (`None`: left out).
     pub fn write_fstr_mods(&mut self, mods: &'static [ModDef], value: impl Fn(u64) -> Option<u64>) {
-        let fam = pieces()
-            .mods
-            .get(self.pmu.family())
-            .filter(|f| f.made_from(mods));
+        let pieces = match pieces().mods.get(self.pmu.family()) {
+            Some(f) if f.made_from(mods) => &f.pieces,
+            _ => &NO_PIECES,
+        };
         let mut offered = self.offer.mods;
         while offered != 0 {
             let id = offered.trailing_zeros();
             offered &= offered - 1;
             if let (Some(v), Some(m)) = (value(u64::from(id)), mods.get(id as usize)) {
-                let p = fam
-                    .and_then(|f| f.pieces.get(id as usize))
-                    .copied()
-                    .flatten();
-                if !p.is_some_and(|p| self.push_piece_value(p, v)) {
+                if !self.fstr.push_piece_decimal(pieces[id as usize & 31], v) {
                     self.push_fstr_val(m.name, v);
                 }
             }
@@ -272,13 +268,6 @@ impl Desc {
         self.fstr.push(name);
         self.fstr.push("=");
         self.fstr.push_decimal(value);
-    }
-
-    /// Appends `p` (`:name=`) and `value` in decimal, if `p` and a digit
-    /// fit (false, and nothing written, if not).
-    #[inline]
-    fn push_piece_value(&mut self, p: Piece, value: u64) -> bool {
-        self.fstr.push_piece_decimal(p, value)
     }
 
     /// Appends `setting` (`:name=`) and `value` in decimal.
@@ -301,8 +290,7 @@ impl Desc {
             let id = perf.trailing_zeros();
             perf &= perf - 1;
             if let (Some(v), Some(a)) = (shown(u64::from(id)), PERF_ATTRS.get(id as usize)) {
-                let p = pieces.get(id as usize).copied().flatten();
-                if !p.is_some_and(|p| self.push_piece_value(p, v)) {
+                if !self.fstr.push_piece_decimal(pieces[id as usize & 31], v) {
                     self.push_fstr_setting(a.setting, v);
                 }
             }
@@ -314,7 +302,8 @@ impl Desc {
 struct FamilyPieces {
     /// The modifiers they were made from.
     defs: &'static [ModDef],
-    pieces: Vec<Option<Piece>>,
+    /// By id (an empty piece: none).
+    pieces: [Piece; 32],
     /// Addresses of modifier lists found equal to `defs` (a `const` list
     /// may have several copies), 0 where none yet.
     seen: [AtomicUsize; 4],
@@ -343,7 +332,20 @@ impl FamilyPieces {
 /// The `:name=` pieces of every modifier and perf_events attribute.
 struct Pieces {
     mods: Vec<FamilyPieces>,
-    perf: Vec<Option<Piece>>,
+    /// By id (an empty piece: none).
+    perf: [Piece; 32],
+}
+
+/// No pieces: every piece empty.
+static NO_PIECES: [Piece; 32] = [Piece::EMPTY; 32];
+
+/// The pieces of the first 32 texts (an empty piece where a text is too long).
+fn pieces_of(texts: impl Iterator<Item = String>) -> [Piece; 32] {
+    let mut p = [Piece::EMPTY; 32];
+    for (slot, t) in p.iter_mut().zip(texts) {
+        *slot = Piece::new(&t).unwrap_or(Piece::EMPTY);
+    }
+    p
 }
 
 /// The pieces, made on first use.
@@ -354,15 +356,11 @@ fn pieces() -> &'static Pieces {
             .iter()
             .map(|f| FamilyPieces {
                 defs: f.modifiers,
-                pieces: f
-                    .modifiers
-                    .iter()
-                    .map(|m| Piece::new(&format!(":{}=", m.name)))
-                    .collect(),
+                pieces: pieces_of(f.modifiers.iter().map(|m| format!(":{}=", m.name))),
                 seen: Default::default(),
             })
             .collect(),
-        perf: PERF_ATTRS.iter().map(|a| Piece::new(a.setting)).collect(),
+        perf: pieces_of(PERF_ATTRS.iter().map(|a| a.setting.to_string())),
     })
 }
 
@@ -401,6 +399,12 @@ pub(crate) struct Piece {
 }
 
 impl Piece {
+    /// No piece (nothing is written for it).
+    pub const EMPTY: Piece = Piece {
+        words: [0; 2],
+        len: 0,
+    };
+
     /// `s` as a piece, if it has at most 16 bytes.
     pub fn new(s: &str) -> Option<Piece> {
         let b = s.as_bytes();
@@ -478,7 +482,7 @@ impl Fstr {
     /// is full), if `p` and one digit fit; false, and nothing written, if not.
     #[inline]
     pub fn push_piece_decimal(&mut self, p: Piece, value: u64) -> bool {
-        if !self.fits(usize::from(p.len) + 1) {
+        if p.len == 0 || !self.fits(usize::from(p.len) + 1) {
             return false;
         }
         if value < 10 && p.len < 16 {

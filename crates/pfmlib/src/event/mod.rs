@@ -269,7 +269,35 @@ fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
     let mut at = 0;
     loop {
         let t = scan_token(b, at);
-        match quick_attr(d, names, has_umasks, &t) {
+        // `0x`, lower-cased in the key: a raw unit mask, for the general parse.
+        let c = if t.key & 0xffff == 0x7830 {
+            None
+        } else {
+            Some(names.get(t.key, t.name_end - t.start))
+        };
+        if c == Some(keys::Candidates::default())
+            && t.value.is_none()
+            && !seen.raw
+            && !is_hex_prefix(&b[t.start..t.name_end])
+        {
+            // No modifier has the name: a unit mask, most likely.
+            if let Some(i) = plain_umask(d, &b[t.start..t.name_end]) {
+                seen.umask = true;
+                push_attr(
+                    d,
+                    Attr {
+                        what: AttrRef::Umask(i),
+                        ival: 0,
+                    },
+                )?;
+                at = t.end + 1;
+                if at > b.len() {
+                    return Ok(());
+                }
+                continue;
+            }
+        }
+        match c.and_then(|c| quick_attr(d, names, has_umasks, &t, c)) {
             Some((what, int)) => {
                 let ival = match (int, t.value) {
                     (false, None) => 1,
@@ -315,12 +343,8 @@ fn quick_attr(
     names: &keys::Names,
     has_umasks: bool,
     t: &scan::Token,
+    c: keys::Candidates,
 ) -> Option<(AttrRef, bool)> {
-    // `0x`, lower-cased in the key: a raw unit mask.
-    if t.key & 0xffff == 0x7830 {
-        return None;
-    }
-    let c = names.get(t.key, t.name_end - t.start);
     let mods = c.mods & d.offer.mods;
     let perf = c.perf & d.offer.perf;
     if mods | perf == 0
@@ -339,6 +363,15 @@ fn quick_attr(
         AttrType::ModBool => Some((AttrRef::Perf(id as u8), false)),
         _ => None,
     }
+}
+
+/// The unit mask of the event named `name` that is there for the PMU and
+/// is no alias (an alias, or none: `None`, for the general parse).
+#[inline]
+fn plain_umask(d: &Desc, name: &[u8]) -> Option<u16> {
+    let variant = d.pmu.variant_bit();
+    let i = d.event.find_umask(name, |u| u.in_variant(variant))? as u16;
+    d.umask(i).equiv().is_none().then_some(i)
 }
 
 /// Appends a parsed attribute, if there is room.
