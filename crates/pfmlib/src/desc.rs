@@ -281,16 +281,16 @@ impl Desc {
         self.fstr.push_decimal(value);
     }
 
-    /// Appends the perf_events attributes offered, in id order, with the
-    /// value `shown` gives each (`None`: left out).
-    pub fn write_fstr_perf(&mut self, shown: impl Fn(u64) -> Option<u64>) {
+    /// Appends the perf_events attributes offered and `shown` (bit = id),
+    /// in id order, each with its value in `values` (by id).
+    pub fn write_fstr_perf(&mut self, shown: u32, values: &[u64]) {
         let pieces = &pieces().perf;
-        let mut perf = self.offer.perf;
+        let mut perf = self.offer.perf & shown;
         while perf != 0 {
-            let id = perf.trailing_zeros();
+            let id = perf.trailing_zeros() as usize;
             perf &= perf - 1;
-            if let (Some(v), Some(a)) = (shown(u64::from(id)), PERF_ATTRS.get(id as usize)) {
-                if !self.fstr.push_piece_decimal(pieces[id as usize & 31], v) {
+            if let (Some(&v), Some(a)) = (values.get(id), PERF_ATTRS.get(id)) {
+                if !self.fstr.push_piece_decimal(pieces[id & 31], v) {
                     self.push_fstr_setting(a.setting, v);
                 }
             }
