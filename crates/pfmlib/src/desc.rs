@@ -239,7 +239,7 @@ impl Desc {
     /// Appends each hardware modifier offered, in id order, as `:name=value`
     /// with the value `value` gives it (`None`: left out).
     pub fn write_fstr_mods(&mut self, mods: &'static [ModDef], value: impl Fn(u64) -> Option<u64>) {
-        let pieces = match pieces().mods.get(self.pmu.family()) {
+        let pieces = match family_pieces(self.pmu.family()) {
             Some(f) if f.made_from(mods) => &f.pieces,
             _ => &NO_PIECES,
         };
@@ -284,7 +284,7 @@ impl Desc {
     /// Appends the perf_events attributes offered and `shown` (bit = id),
     /// in id order, each with its value in `values` (by id).
     pub fn write_fstr_perf(&mut self, shown: u32, values: &[u64]) {
-        let pieces = &pieces().perf;
+        let pieces = perf_pieces();
         let mut perf = self.offer.perf & shown;
         while perf != 0 {
             let id = perf.trailing_zeros() as usize;
@@ -329,11 +329,27 @@ impl FamilyPieces {
     }
 }
 
-/// The `:name=` pieces of every modifier and perf_events attribute.
-struct Pieces {
-    mods: Vec<FamilyPieces>,
-    /// By id (an empty piece: none).
-    perf: [Piece; 32],
+/// The `:name=` pieces of the modifiers of family `f`, made on first use.
+fn family_pieces(f: usize) -> Option<&'static FamilyPieces> {
+    static ALL: std::sync::OnceLock<Vec<std::sync::OnceLock<FamilyPieces>>> =
+        std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        (0..FAMILIES.len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect()
+    });
+    let defs = FAMILIES.get(f)?.modifiers;
+    Some(all.get(f)?.get_or_init(|| FamilyPieces {
+        defs,
+        pieces: pieces_of(defs.iter().map(|m| format!(":{}=", m.name))),
+        seen: Default::default(),
+    }))
+}
+
+/// The `:name=` pieces of the perf_events attributes, made on first use.
+fn perf_pieces() -> &'static [Piece; 32] {
+    static PERF: std::sync::OnceLock<[Piece; 32]> = std::sync::OnceLock::new();
+    PERF.get_or_init(|| pieces_of(PERF_ATTRS.iter().map(|a| a.setting.to_string())))
 }
 
 /// No pieces: every piece empty.
@@ -346,22 +362,6 @@ fn pieces_of(texts: impl Iterator<Item = String>) -> [Piece; 32] {
         *slot = Piece::new(&t).unwrap_or(Piece::EMPTY);
     }
     p
-}
-
-/// The pieces, made on first use.
-fn pieces() -> &'static Pieces {
-    static PIECES: std::sync::OnceLock<Pieces> = std::sync::OnceLock::new();
-    PIECES.get_or_init(|| Pieces {
-        mods: FAMILIES
-            .iter()
-            .map(|f| FamilyPieces {
-                defs: f.modifiers,
-                pieces: pieces_of(f.modifiers.iter().map(|m| format!(":{}=", m.name))),
-                seen: Default::default(),
-            })
-            .collect(),
-        perf: pieces_of(PERF_ATTRS.iter().map(|a| a.setting.to_string())),
-    })
 }
 
 /// A fully-qualified string being written, `pmu::` prefix included (the

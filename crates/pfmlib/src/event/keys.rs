@@ -120,9 +120,15 @@ impl Names {
 /// first, as `pmu::engine` has it).
 #[inline]
 pub(crate) fn names(pmu: PmuDesc) -> &'static Names {
-    static ALL: OnceLock<Vec<Names>> = OnceLock::new();
-    let all = ALL.get_or_init(|| (0..FAMILIES.len()).map(Names::build).collect());
-    all.get(pmu.family()).unwrap_or(&all[0])
+    // Each family's table is made on its first use.
+    static ALL: OnceLock<Vec<OnceLock<Names>>> = OnceLock::new();
+    let all = ALL.get_or_init(|| (0..FAMILIES.len()).map(|_| OnceLock::new()).collect());
+    let f = if pmu.family() < all.len() {
+        pmu.family()
+    } else {
+        0
+    };
+    all[f].get_or_init(|| Names::build(f))
 }
 
 /// Per event table: 0 (not computed yet), or [`COMPUTED`] | the family
