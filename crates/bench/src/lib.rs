@@ -77,11 +77,7 @@ pub fn nehalem_host() -> Host {
 
 /// libpfm4's code for an OS layer.
 pub fn os_code(os: Os) -> i32 {
-    match os {
-        Os::None => 0,
-        Os::PerfEvent => 1,
-        Os::PerfEventExt => 2,
-    }
+    os.code() as i32
 }
 
 /// The event names of [`PMU`], in table order.
@@ -202,6 +198,8 @@ pub fn libpfm4_encode(o: &Libpfm4, c: &std::ffi::CStr, os: Os) -> (i32, u64) {
         Os::None => o.encode_raw_c(c, Plm::DEFAULT.bits()),
         Os::PerfEvent => o.encode_perf_c(c, Plm::DEFAULT.bits(), false),
         Os::PerfEventExt => o.encode_perf_c(c, Plm::DEFAULT.bits(), true),
+        // A layer libpfm4 4.13 does not have.
+        _ => (pfmlib::ErrorKind::NotSupported.code(), 0),
     }
 }
 

@@ -177,17 +177,13 @@ mod tests {
 
     #[test]
     fn fields_land_where_the_kernel_has_them() {
-        let p = pfmlib::PerfAttr {
-            type_: 4,
-            config: 0x1234,
-            config1: 7,
-            exclude_user: true,
-            exclude_guest: true,
-            precise_ip: 3,
-            sample_period: 99,
-            freq: true,
-            ..Default::default()
-        };
+        let p = pfmlib::PerfAttr::new(4, 0x1234)
+            .config1(7)
+            .exclude_user(true)
+            .exclude_guest(true)
+            .precise_ip(3)
+            .sample_period(99)
+            .freq(true);
         let mut set = pfmlib::PerfSettings::default();
         set.freq = true;
         set.precise = true;

@@ -40,7 +40,7 @@ static INTERNED: RwLock<Option<Interned>> = RwLock::new(None);
 /// a string of pfmlib's tables as it is (a NUL follows it there), any other
 /// one copied once.
 pub(crate) fn c_ptr(s: &'static str) -> *const c_char {
-    if pfmlib::is_table_string(s) {
+    if pfmlib::c_support::is_table_string(s) {
         return s.as_ptr().cast();
     }
     let key = (s.as_ptr() as usize, s.len());

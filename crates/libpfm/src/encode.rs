@@ -65,25 +65,11 @@ pub(crate) fn fail(st: &State, call: &str, s: &str, e: Error) -> c_int {
     e.code()
 }
 
-/// `f` on the library, or, for a `pmu::` prefix it does not know, on the
-/// one that knows every PMU ([`State::prefixed`]).
-pub(crate) fn with_prefixes<T>(
-    st: &State,
-    s: &str,
-    f: impl Fn(&pfmlib::Library) -> Result<T, Error>,
-) -> Result<T, Error> {
-    match f(&st.lib) {
-        Err(e) if e.kind() == pfmlib::ErrorKind::NotFound => match st.prefixed(s) {
-            Some(every) => f(every),
-            None => Err(e),
-        },
-        r => r,
-    }
-}
-
 /// Encodes `s` for `PFM_OS_NONE`.
 pub(crate) fn raw(st: &State, s: &str, plm: Plm) -> Result<Encoding, c_int> {
-    let enc = with_prefixes(st, s, |lib| lib.encode(s, plm, Os::None))
+    let enc = st
+        .lib
+        .encode(s, plm, Os::None)
         .map_err(|e| fail(st, "pfm_get_os_event_encoding", s, e))?;
     if st.log.verbose_on() {
         let codes: Vec<String> = enc.codes.iter().map(|c| format!("{c:#x}")).collect();
@@ -105,7 +91,9 @@ pub(crate) fn perf(
     attr: &mut AttrBytes,
 ) -> Result<(Encoding, c_int), c_int> {
     let call = "pfm_get_os_event_encoding";
-    let (mut enc, set) = with_prefixes(st, s, |lib| lib.encode_with_settings(s, plm, os))
+    let (mut enc, set) = st
+        .lib
+        .encode_with_settings(s, plm, os)
         .map_err(|e| fail(st, call, s, e))?;
     let Some(p) = enc.perf else {
         return Err(PFM_ERR_NOTSUPP);
@@ -146,8 +134,7 @@ fn show_merged_values(st: &State, enc: &mut Encoding, os: Os, attr: &AttrBytes) 
     if same {
         return;
     }
-    let every = st.prefixed(&enc.fstr);
-    let Some(ev) = every.unwrap_or(&st.lib).event_by_idx(enc.idx) else {
+    let Some(ev) = st.lib.event_of(enc) else {
         return;
     };
     let names: Vec<&str> = ev
@@ -243,12 +230,10 @@ mod tests {
         let fstr =
             "nhm::X:k=1:u=1:e=0:i=0:c=0:t=0:u=1:k=1:h=0:precise=0:excl=0:mg=0:mh=1:hw_smpl=0";
         let mut a = AttrBytes::default();
-        let p = pfmlib::PerfAttr {
-            precise_ip: 2,
-            sample_period: 1000,
-            exclusive: true,
-            ..Default::default()
-        };
+        let p = pfmlib::PerfAttr::default()
+            .precise_ip(2)
+            .sample_period(1000)
+            .exclusive(true);
         let mut set = pfmlib::PerfSettings::default();
         set.period = true;
         set.precise = true;

@@ -28,7 +28,10 @@ pub(crate) struct PmuFacts {
 
 /// An initialised library.
 pub(crate) struct State {
-    /// pfmlib for this machine, with libpfm4's environment.
+    /// pfmlib for this machine, with libpfm4's environment. With
+    /// `LIBPFM_ENCODE_INACTIVE`, its `pmu::` prefixes reach the PMUs
+    /// `LIBPFM_DISABLED_PMUS` or a forced PMU left out, as libpfm4's do
+    /// ([`Options::encode_left_out`]).
     pub lib: Library,
     /// The perf_events OS layers are there (`PFM_OS_PERF_EVENT*`): the
     /// kernel has perf_events, which libpfm4 tells by
@@ -38,9 +41,6 @@ pub(crate) struct State {
     pub log: Log,
     /// Per PMU id, its facts once asked for.
     pmus: Box<[OnceLock<Option<PmuFacts>>]>,
-    /// Every PMU, none forced or disabled, for `pmu::` prefixes (see
-    /// [`State::prefixed`]); built when first needed.
-    every_pmu: OnceLock<Library>,
 }
 
 impl State {
@@ -54,40 +54,12 @@ impl State {
             lib,
             perf_os,
             log,
-            every_pmu: OnceLock::new(),
         }
     }
 
     /// Is OS layer `os` (already checked to be below `PFM_OS_MAX`) there?
     pub fn os_active(&self, os: pfmlib::Os) -> bool {
         os == pfmlib::Os::None || self.perf_os
-    }
-
-    /// The library that encodes `s` when [`State::lib`] does not know the
-    /// PMU its `pmu::` prefix names. libpfm4 looks a prefix up among all
-    /// the PMUs it was built with, whether `LIBPFM_DISABLED_PMUS` left them
-    /// out or a forced PMU came before them (neither is listed by
-    /// `pfm_get_pmu_info`): with `LIBPFM_ENCODE_INACTIVE`, such a PMU's
-    /// events still encode. `None` when that does not apply.
-    ///
-    /// The second library is built once per initialisation, on the first
-    /// such prefix: about 42,000 instructions (callgrind), the cost of two
-    /// encodings in libpfm4 (an encoding is ~6,500 here, ~24,000 there).
-    pub fn prefixed(&self, s: &str) -> Option<&Library> {
-        if !self.lib.options().encode_inactive {
-            return None;
-        }
-        let prefix = &s[..s.find("::")?];
-        if self.lib.pmu(prefix).is_some() {
-            return None;
-        }
-        let every = self.every_pmu.get_or_init(|| {
-            Library::new(
-                self.lib.host().clone(),
-                Options::libpfm4().encode_inactive(true),
-            )
-        });
-        every.pmu(prefix).is_some().then_some(every)
     }
 
     /// The facts of PMU `id`, if this library knows it and it is not disabled.

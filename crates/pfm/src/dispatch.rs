@@ -1,7 +1,7 @@
 //! `pfm dispatch`: assign counters and compute every register for a set of events.
 
-use pfmlib::dispatch::{dispatch, Dispatch, Request};
 use pfmlib::Library;
+use pfmlib_dispatch::{dispatch, Dispatch, Request};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::ExitCode;
@@ -12,12 +12,12 @@ use std::process::ExitCode;
 (with --json a failure is printed as {\"ok\":false,\"error\":{\"kind\":...,\"message\":...}})."
 )]
 pub struct Args {
-    /// Request file (JSON, see the README); `-` or nothing reads standard input.
+    /// Request file (JSON, see docs/dispatch.md); `-` or nothing reads standard input.
     file: Option<String>,
     /// JSON output instead of text; failures too, as `{"ok":false,"error":{...}}`.
     #[arg(long)]
     json: bool,
-    /// Request format: `native` (one request, the README's schema) or
+    /// Request format: `native` (one request, docs/dispatch.md's schema) or
     /// `libpfm3` (IA-64 only: one libpfm-3 style request per line, one
     /// result per line).
     #[arg(long, value_enum, default_value = "native")]
@@ -42,7 +42,7 @@ const EXIT_REFUSED: u8 = 1;
 /// `input` member); every result a line. Exit status 1 when one failed; a
 /// line that is not a request stops with status 2.
 fn run_libpfm3(lib: &Library, text: &str, json: bool) -> anyhow::Result<ExitCode> {
-    use pfmlib::dispatch::libpfm3;
+    use pfmlib_dispatch::libpfm3;
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     for (n, line) in text.lines().enumerate() {

@@ -1,6 +1,6 @@
 //! `pfm info`: events in full, one after the other.
 
-use crate::OsArg;
+use crate::cli::OsArg;
 use pfmlib::{AttrType, Event, Library, Os};
 use std::io::Write;
 use std::process::ExitCode;
@@ -42,7 +42,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
                     writeln!(out, "{}", crate::check::error_json(name, &e))?;
                 } else {
                     out.flush()?;
-                    warn!("pfm: {}: {e}", crate::quoted(name));
+                    warn!("pfm: {}: {e}", crate::cli::quoted(name));
                 }
                 continue;
             }
@@ -86,8 +86,10 @@ fn write_event(out: &mut impl Write, ev: &Event, os: Os) -> std::io::Result<()> 
     writeln!(out, "Code     : {:#x}", info.code)?;
     writeln!(out, "Counters : {:#x}", ev.counter_mask())?;
     writeln!(out, "Desc     : {}", info.desc)?;
-    if let Some(q) = ev.ia64() {
-        write_ia64(out, &q)?;
+    if let Some(facts) = pfmlib_dispatch::model_facts(*ev) {
+        for (label, value) in facts.lines() {
+            writeln!(out, "{label:<9}: {value}")?;
+        }
     }
     if let Some(eq) = info.equiv {
         writeln!(out, "Equiv    : {eq}")?;
@@ -110,6 +112,7 @@ fn write_attrs(out: &mut impl Write, ev: &Event, os: Os) -> std::io::Result<()> 
             AttrType::ModBool => "bool",
             AttrType::ModInteger => "int",
             AttrType::RawUmask => "raw",
+            _ => "other",
         };
         let ctrl = match a.ctrl {
             pfmlib::AttrCtrl::Pmu => "PMU",
@@ -140,68 +143,6 @@ fn write_attrs(out: &mut impl Write, ev: &Event, os: Os) -> std::io::Result<()> 
                 format!(" [{}]", extra.join(", "))
             }
         )?;
-    }
-    Ok(())
-}
-
-/// The IA-64 per-event queries, for people.
-fn write_ia64(out: &mut impl Write, q: &pfmlib::ia64::Ia64Event) -> std::io::Result<()> {
-    use pfmlib::ia64::{Ia64Ear, Ia64Group};
-    let yn = |b: bool| if b { "yes" } else { "no" };
-    writeln!(
-        out,
-        "MaxIncr  : {} (thresholds 0-{})",
-        q.maxincr(),
-        q.maxincr().saturating_sub(1)
-    )?;
-    writeln!(out, "Umask    : {:#x}", q.umask())?;
-    let ear = match q.ear() {
-        Ia64Ear::None => "no",
-        Ia64Ear::DearCache => "data EAR, cache mode",
-        Ia64Ear::DearTlb => "data EAR, TLB mode",
-        Ia64Ear::DearAlat => "data EAR, ALAT mode",
-        Ia64Ear::IearCache => "instruction EAR, cache mode",
-        Ia64Ear::IearTlb => "instruction EAR, TLB mode",
-    };
-    writeln!(out, "EAR      : {ear}")?;
-    if q.model() == pfmlib::ia64::Ia64Model::Montecito {
-        writeln!(out, "ETB      : {}", yn(q.is_etb()))?;
-    } else {
-        writeln!(out, "BTB      : {}", yn(q.is_btb()))?;
-    }
-    let mut quals = Vec::new();
-    if q.support_opcm() {
-        quals.push("opcode matching");
-    }
-    if q.support_iarr() {
-        quals.push("code range");
-    }
-    if q.support_darr() {
-        quals.push("data range");
-    }
-    if q.support_all() {
-        quals.push(".all");
-    }
-    writeln!(
-        out,
-        "Quals    : {}",
-        if quals.is_empty() {
-            "none".to_string()
-        } else {
-            quals.join(", ")
-        }
-    )?;
-    if q.model() != pfmlib::ia64::Ia64Model::Itanium {
-        let g = match q.group() {
-            Ia64Group::None => "none".to_string(),
-            Ia64Group::L1d => "L1D".to_string(),
-            Ia64Group::L2d => "L2D".to_string(),
-        };
-        let set = q.set().map_or("none".to_string(), |s| s.to_string());
-        writeln!(out, "Group    : {g}, set {set}")?;
-    }
-    if let Some(t) = q.event_type() {
-        writeln!(out, "Type     : {t:?}")?;
     }
     Ok(())
 }

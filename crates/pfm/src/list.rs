@@ -1,8 +1,8 @@
 //! `pfm list`: PMUs, events, unit masks and modifiers, all of them or those
 //! whose names match shell-style patterns, in full or one line per event.
 
+use crate::cli::{self, OsArg};
 use crate::pattern::EventPattern;
-use crate::OsArg;
 use pfmlib::{AttrType, Event, Library, Os, Pmu, PmuKind};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -113,7 +113,7 @@ fn searched_pmus<'a>(
                 let known: Vec<_> = lib.pmus().map(|p| p.name()).collect();
                 anyhow::bail!(
                     "unknown PMU {} (known: {})",
-                    crate::quoted(name),
+                    cli::quoted(name),
                     known.join(", ")
                 );
             }
@@ -168,12 +168,9 @@ fn report_misses(
 ) -> ExitCode {
     let listed_any = hits.iter().any(|&n| n > 0);
     for (p, _) in patterns.iter().zip(hits).filter(|(_, &n)| n == 0) {
-        let quoted = crate::quoted(&p.text);
+        let quoted = cli::quoted(&p.text);
         if let Some(pmu) = &a.pmu {
-            warn!(
-                "pfm: no event matches {quoted} on PMU {}",
-                crate::quoted(pmu)
-            );
+            warn!("pfm: no event matches {quoted} on PMU {}", cli::quoted(pmu));
             continue;
         }
         let elsewhere = lib
@@ -200,6 +197,7 @@ fn kind_words(k: PmuKind) -> &'static str {
         PmuKind::Core => "core",
         PmuKind::Uncore => "uncore",
         PmuKind::OsGeneric => "OS generic",
+        _ => "other",
     }
 }
 
@@ -216,7 +214,7 @@ fn write_full(
     os: Os,
     filtered: bool,
 ) -> std::io::Result<()> {
-    writeln!(out, "{}", crate::host_line(lib))?;
+    writeln!(out, "{}", cli::host_line(lib))?;
     if listed.is_empty() && !filtered {
         writeln!(
             out,
@@ -272,15 +270,15 @@ pub fn pmu_json(p: &Pmu, events: &[Event], os: Os) -> Value {
     v
 }
 
-/// An event's JSON: its information, counters, attributes (and the IA-64
-/// queries on IA-64 PMUs).
+/// An event's JSON: its information, counters, attributes (and its
+/// model-specific facts, where its model has some).
 pub fn event_json(e: &Event, os: Os) -> Value {
     let mut v = serde_json::to_value(e.info(os)).unwrap_or(Value::Null);
     v["counters"] = format!("{:#x}", e.counter_mask()).into();
     v["attrs"] = serde_json::to_value(e.attrs(os)).unwrap_or(Value::Null);
-    // IA-64: every per-event query of the libpfm-3 pages, under their names.
-    if let (Some(q), Value::Object(obj)) = (e.ia64(), &mut v) {
-        if let Ok(Value::Object(extra)) = serde_json::to_value(q.queries()) {
+    // Every per-event query of the libpfm-3 pages, under their names.
+    if let (Some(f), Value::Object(obj)) = (pfmlib_dispatch::model_facts(*e), &mut v) {
+        if let Ok(Value::Object(extra)) = serde_json::to_value(f.fields()) {
             obj.extend(extra);
         }
     }

@@ -1,26 +1,26 @@
 //! `pfm`: list, inspect, check and count performance-monitoring events.
 //!
-//! The command only parses arguments and prints; the work is in `pfmlib`.
+//! The command only parses arguments and prints; the work is in `pfmlib`
+//! and `pfmlib-perf`. This file wires the subcommands (one module each);
+//! `cli` holds what they share, `host` the global options, `exit` how pfm
+//! ends on a failure.
 
-/// Writes a line to standard error; a failed write (closed or full) is
-/// ignored, as there is nowhere left to report it (never a panic).
-macro_rules! warn {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
-    }};
-}
-
+#[macro_use]
+mod cli;
 mod check;
 mod counters;
 mod dispatch;
+mod exit;
+mod host;
 mod info;
 mod input;
 mod list;
 mod pattern;
 mod stat;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+use exit::{exit_for, stdout_is_open, EXIT_OUTPUT_FAILED};
+use host::{announce, HostArgs};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -30,65 +30,6 @@ struct Cli {
     host: HostArgs,
     #[command(subcommand)]
     cmd: Cmd,
-}
-
-/// Where the host facts come from (global options).
-#[derive(clap::Args)]
-struct HostArgs {
-    /// Answer for a recorded host: read `/proc` and `/sys` facts under DIR
-    /// (DIR/proc/cpuinfo, DIR/sys/bus/event_source/devices/...) instead of
-    /// this machine's. On Arm the CPU is identified from DIR/proc/cpuinfo; on
-    /// x86 it is always this machine's (CPUID, which no file can stand for).
-    /// Not for stat or counters, which count on this machine.
-    #[arg(long, global = true, value_name = "DIR")]
-    host_root: Option<std::path::PathBuf>,
-    /// Architecture of the recorded host (default: aarch64 when
-    /// DIR/proc/cpuinfo has a `CPU implementer` line, otherwise x86).
-    #[arg(long, global = true, value_enum, requires = "host_root")]
-    host_arch: Option<HostArch>,
-}
-
-/// Architecture of a recorded host.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-enum HostArch {
-    /// x86 (CPU from this machine's CPUID).
-    X86,
-    /// 64-bit Arm (libpfm4's arm64 build).
-    #[value(alias = "arm64")]
-    Aarch64,
-    /// 32-bit Arm (libpfm4's arm build).
-    Arm,
-}
-
-impl HostArgs {
-    /// The library to answer with: the running machine's, or one for the
-    /// recorded host, with libpfm4's environment options either way.
-    fn library(&self) -> anyhow::Result<Option<pfmlib::Library>> {
-        let Some(root) = &self.host_root else {
-            return Ok(None);
-        };
-        if !root.is_dir() {
-            anyhow::bail!(
-                "--host-root {}: not a directory",
-                crate::quoted(&root.to_string_lossy())
-            );
-        }
-        let cpuinfo = std::fs::read_to_string(root.join("proc/cpuinfo")).unwrap_or_default();
-        let arch = match self.host_arch {
-            Some(HostArch::X86) => pfmlib::Arch::X86,
-            Some(HostArch::Aarch64) => pfmlib::Arch::Aarch64,
-            Some(HostArch::Arm) => pfmlib::Arch::Arm,
-            None if cpuinfo.lines().any(|l| l.starts_with("CPU implementer")) => {
-                pfmlib::Arch::Aarch64
-            }
-            None => pfmlib::Arch::X86,
-        };
-        let host = pfmlib::Host::detect_with_root(arch, root.clone());
-        Ok(Some(pfmlib::Library::new(
-            host,
-            pfmlib::Options::from_env(),
-        )))
-    }
 }
 
 #[derive(Subcommand)]
@@ -105,92 +46,6 @@ enum Cmd {
     Stat(Box<stat::Args>),
     /// A perfmon(4)-style counter device: setup, get, start, stop, reset, read, tstamp.
     Counters(counters::Args),
-}
-
-/// OS layer for encodings and attribute lists.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum OsArg {
-    /// Raw PMU register values.
-    None,
-    /// Linux perf_events (PMU attributes).
-    Perf,
-    /// Linux perf_events with sampling and scheduling attributes.
-    PerfExt,
-}
-
-impl From<OsArg> for pfmlib::Os {
-    fn from(o: OsArg) -> pfmlib::Os {
-        match o {
-            OsArg::None => pfmlib::Os::None,
-            OsArg::Perf => pfmlib::Os::PerfEvent,
-            OsArg::PerfExt => pfmlib::Os::PerfEventExt,
-        }
-    }
-}
-
-/// Longest piece of user input quoted whole in a message.
-const QUOTE_MAX: usize = 120;
-
-/// `s` quoted for a message, cut after [`QUOTE_MAX`] bytes with its length
-/// said (a huge argument does not make a huge message).
-pub fn quoted(s: &str) -> String {
-    if s.len() <= QUOTE_MAX {
-        return format!("{s:?}");
-    }
-    let mut cut = QUOTE_MAX;
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{:?}... ({} bytes)", &s[..cut], s.len())
-}
-
-/// One line describing the host for people: the CPU (Arm ones by
-/// implementer and part in hex, as `/proc/cpuinfo` shows them), where the
-/// facts come from when it is a recorded host, and whether the kernel
-/// exposes a CPU PMU.
-pub fn host_line(lib: &pfmlib::Library) -> String {
-    let h = lib.host();
-    let mut cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
-    cpu += &match h.arm {
-        Some(a) => format!(
-            " (implementer {:#x}, part {:#x}, architecture {})",
-            a.implementer, a.part, a.architecture
-        ),
-        None => format!(" (family {}, model {})", h.family, h.model),
-    };
-    if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
-        cpu += &format!(", recorded host under {}", root.display());
-    }
-    let pmu = if h.kernel_cpu_pmu {
-        "the kernel exposes a hardware CPU PMU".to_string()
-    } else {
-        "the kernel exposes no hardware CPU PMU (no cpu or armv* PMU under /sys/bus/event_source/devices, as in most VMs): hardware events can be encoded but not counted here".to_string()
-    };
-    format!("Host: {cpu}; {pmu}")
-}
-
-/// Exit status of a process killed by SIGPIPE, as a shell reports it: what
-/// pfm gives when its reader goes away (perf dies of the signal itself).
-const EXIT_BROKEN_PIPE: u8 = 128 + 13;
-/// Exit status when the output cannot be written (closed or full).
-const EXIT_OUTPUT_FAILED: u8 = 1;
-
-/// Is standard output open? A program started with it closed (`>&-`) finds
-/// it reopened on `/dev/null` for reading and writing by Rust's start-up
-/// code, so writes would vanish without an error; a shell's `>/dev/null`
-/// opens it write-only. Where `/proc` cannot tell, it is taken as open.
-fn stdout_is_open() -> bool {
-    let target = std::fs::read_link("/proc/self/fd/1");
-    let flags = std::fs::read_to_string("/proc/self/fdinfo/1");
-    let (Ok(target), Ok(flags)) = (target, flags) else {
-        return true;
-    };
-    let mode = flags
-        .lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        .map(|f| f & 3);
-    !(target == std::path::Path::new("/dev/null") && mode == Some(2))
 }
 
 /// Parses the arguments; help and version go to standard output, and a
@@ -216,50 +71,6 @@ fn parse_args() -> Result<Cli, ExitCode> {
             }
             Err(ExitCode::from(e.exit_code().clamp(0, 255) as u8))
         }
-    }
-}
-
-/// libpfm4's diagnostics, which pfm honours as libpfm4's tools do:
-/// `LIBPFM_VERBOSE` (a digit) names a forced PMU, `LIBPFM_DEBUG` (a digit)
-/// the PMUs chosen; on standard error, or standard output with
-/// `LIBPFM_DEBUG_STDOUT`. (`LIBPFM_FORCE_PMU`, `LIBPFM_DISABLED_PMUS` and
-/// `LIBPFM_ENCODE_INACTIVE` are read by the library itself.)
-fn announce(lib: &pfmlib::Library) {
-    let level = |k: &str| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.bytes().next())
-            .filter(u8::is_ascii_digit)
-            .map_or(0, |c| c - b'0')
-    };
-    let (verbose, debug) = (level("LIBPFM_VERBOSE"), level("LIBPFM_DEBUG"));
-    // Diagnostics only: a failure to write them is not worth failing for.
-    let say = |line: String| {
-        use std::io::Write as _;
-        let _ = if std::env::var_os("LIBPFM_DEBUG_STDOUT").is_some() {
-            writeln!(std::io::stdout(), "{line}")
-        } else {
-            writeln!(std::io::stderr(), "{line}")
-        };
-    };
-    if verbose > 0 && lib.options().force_pmu.is_some() {
-        match lib.active_pmus().next() {
-            Some(p) => say(format!(
-                "forced PMU: {} ({}), the only one active",
-                p.name(),
-                p.info().desc
-            )),
-            None => say("LIBPFM_FORCE_PMU names no PMU: none is active".to_string()),
-        }
-    }
-    if debug > 0 {
-        let active: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
-        say(format!(
-            "pfmlib: {} PMUs known, {} active: {}",
-            lib.pmus().count(),
-            active.len(),
-            active.join(" ")
-        ));
     }
 }
 
@@ -295,23 +106,5 @@ fn main() -> ExitCode {
     match res {
         Ok(code) => code,
         Err(e) => exit_for(&e),
-    }
-}
-
-/// The exit status and message of a failed command: a reader that went
-/// away (`pfm list | head`) ends pfm as SIGPIPE would, silently; another
-/// output failure (a full disk, `/dev/full`) is reported.
-fn exit_for(e: &anyhow::Error) -> ExitCode {
-    let io = e.chain().find_map(|c| c.downcast_ref::<std::io::Error>());
-    match io.map(|io| io.kind()) {
-        Some(std::io::ErrorKind::BrokenPipe) => ExitCode::from(EXIT_BROKEN_PIPE),
-        Some(std::io::ErrorKind::StorageFull | std::io::ErrorKind::WriteZero) => {
-            warn!("pfm: cannot write the output: {e:#}");
-            ExitCode::from(EXIT_OUTPUT_FAILED)
-        }
-        _ => {
-            warn!("pfm: {e:#}");
-            ExitCode::from(2)
-        }
     }
 }

@@ -42,7 +42,7 @@ impl fmt::Display for PatternError {
         write!(
             f,
             "bad pattern {}: {}",
-            crate::quoted(&self.pattern),
+            crate::cli::quoted(&self.pattern),
             self.reason
         )
     }

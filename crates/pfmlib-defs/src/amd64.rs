@@ -1,7 +1,7 @@
 //! Vocabulary of the AMD64 family (PERF_CTL layout): the core PMUs from K7
 //! to Zen 4, the family 15h northbridge and the Zen 3 L3 cache PMU.
 
-use super::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
 
 /// PMU flags: `raw_umask` (`:0xNN` accepted), `perf_no_h` (no perf_events
 /// `h` attribute: libpfm4's revision without host/guest filtering),

@@ -2,7 +2,7 @@
 //! Krait, X-Gene, ThunderX2, A64FX, Kunpeng) and the uncore PMUs libpfm4
 //! drives through perf_events (ThunderX2 DMC/LLC/CCPI, Kunpeng DDRC/HHA/L3C).
 
-use super::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
 
 /// Hardware modifiers, by id (libpfm4's `ARM_ATTR_K`, `_U`, `_HV`): the
 /// privilege-level filter bits of the event type register.

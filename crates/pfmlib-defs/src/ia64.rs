@@ -2,7 +2,7 @@
 //! `k u thres` on every event, and the per-event facts of libpfm-3's
 //! model-specific queries as extra keys.
 
-use super::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
 
 /// Event flags.
 pub const EVENT_FLAGS: &[&str] = &["btb", "etb"];

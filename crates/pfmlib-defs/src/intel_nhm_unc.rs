@@ -1,7 +1,7 @@
 //! Vocabulary of the Intel Nehalem/Westmere uncore family: the x86 flag
 //! names, modifiers `e i c o`.
 
-use super::{FamilyDefs, ModDef, ModKind};
+use crate::vocab::{FamilyDefs, ModDef, ModKind};
 
 /// Hardware modifiers, by id.
 pub const MODIFIERS: &[ModDef] = &[
@@ -18,9 +18,9 @@ pub const MODIFIERS: &[ModDef] = &[
 /// The family (flag vocabulary shared with the x86 core family).
 pub const DEFS: FamilyDefs = FamilyDefs {
     name: "intel_nhm_unc",
-    pmu_flags: super::intel_x86::PMU_FLAGS,
-    event_flags: super::intel_x86::EVENT_FLAGS,
-    umask_flags: super::intel_x86::UMASK_FLAGS,
+    pmu_flags: crate::intel_x86::PMU_FLAGS,
+    event_flags: crate::intel_x86::EVENT_FLAGS,
+    umask_flags: crate::intel_x86::UMASK_FLAGS,
     modifiers: MODIFIERS,
     fixed: &[],
     event_ext: &[],

@@ -2,8 +2,8 @@
 //! family: exactly the x86 core family's (flags, modifiers, fixed fields,
 //! extra keys), since its events are encoded by the x86 encoder.
 
-use super::intel_x86 as x86;
-use super::FamilyDefs;
+use crate::intel_x86 as x86;
+use crate::vocab::FamilyDefs;
 
 /// The family: the x86 vocabulary under another engine.
 pub const DEFS: FamilyDefs = FamilyDefs {

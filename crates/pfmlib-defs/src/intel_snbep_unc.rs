@@ -9,7 +9,7 @@
 //! key by the unique names of [`MOD_KEYS`] (same positions as
 //! [`MODIFIERS`]), not in the common `modifiers` key.
 
-use super::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
 
 /// PMU flags: `raw_umask` (a raw `:0xNN` unit mask is accepted),
 /// `no_smpl` (no sampling: perf `period`, `freq`, `precise` are not

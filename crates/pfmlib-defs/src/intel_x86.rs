@@ -1,6 +1,6 @@
 //! Vocabulary of the Intel x86 core family (PERFEVTSEL layout).
 
-use super::{ExtField, ExtKind, FamilyDefs, Fixed, ModDef, ModKind};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs, Fixed, ModDef, ModKind};
 
 /// PMU flags.
 ///

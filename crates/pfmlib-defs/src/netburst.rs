@@ -2,7 +2,7 @@
 //! per event, modifiers `u k cmpl e thr`, the perf_events event number and
 //! the ESCRs an event may use as extra keys.
 
-use super::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
 
 /// PMU flags: `models_excluded`, the PMU is detected on every model of its
 /// family except those of `cpu_models`.

@@ -1,7 +1,7 @@
 //! Vocabulary of the perf_events generic PMU: no hardware modifiers; the
 //! event's `perf_event_attr.type` as an extra key.
 
-use super::{ExtField, ExtKind, FamilyDefs};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs};
 
 /// PMU flags.
 pub const PMU_FLAGS: &[&str] = &["raw_umask"];

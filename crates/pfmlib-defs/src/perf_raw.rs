@@ -1,7 +1,7 @@
 //! Vocabulary of the perf_events raw PMU (`perf_raw::`): one pseudo event,
 //! no flags, no modifiers, no extra keys.
 
-use super::FamilyDefs;
+use crate::vocab::FamilyDefs;
 
 /// The family.
 pub const DEFS: FamilyDefs = FamilyDefs {

@@ -3,7 +3,7 @@
 //! PMU flags for the two vendors' perf_events behaviour, and the Intel
 //! event lists that depend on the CPU model.
 
-use super::{ExtField, ExtKind, FamilyDefs};
+use crate::vocab::{ExtField, ExtKind, FamilyDefs};
 
 /// PMU flags.
 ///

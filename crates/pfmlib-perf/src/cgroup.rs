@@ -2,8 +2,6 @@
 //! where the perf_event cgroup hierarchy is mounted and an open descriptor
 //! of one cgroup's directory, which `perf_event_open(2)` takes as its pid.
 
-#![forbid(unsafe_code)]
-
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};

@@ -1,21 +1,18 @@
 //! Counters and groups over `perf_event_open(2)`.
 
-#![forbid(unsafe_code)]
-
-use crate::env::{explain_open_error, Environment, OpenContext, TargetKind};
+use crate::env::{explain_open_error, OpenContext, TargetKind};
 use crate::error::{Error, Result};
+use crate::kernel::{self, Ioctl, Kernel, Real};
 use crate::perf_syntax::{self, PerfEvent, Syntax, Tool};
-use crate::sys::{self, Ioctl, UserPage};
 use perf_event_open_sys::bindings as pb;
 use pfmlib::{Library, PerfAttr, Plm};
-use std::fs::File;
-use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Whom a counter counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Target {
     /// The calling thread, on any CPU (with [`Options::inherit`], also the
     /// threads and processes it creates afterwards).
@@ -108,6 +105,7 @@ impl Options {
 /// One read of a counter: the raw count and how long the counter was
 /// enabled and actually on the PMU (they differ when the kernel multiplexes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Reading {
     /// Raw count, while on the PMU.
     pub value: u64,
@@ -132,14 +130,23 @@ pub enum CountStatus {
 }
 
 impl Reading {
+    /// A reading of `value` over `time_enabled` nanoseconds, `time_running` of them on the PMU.
+    pub const fn new(value: u64, time_enabled: u64, time_running: u64) -> Reading {
+        Reading {
+            value,
+            time_enabled,
+            time_running,
+        }
+    }
+
     /// The count scaled to the whole enabled time (`value × enabled / running`),
     /// `None` when the counter never ran (`<not counted>`, not zero).
     ///
     /// ```
     /// use pfmlib_perf::Reading;
-    /// let r = Reading { value: 100, time_enabled: 200, time_running: 50 };
+    /// let r = Reading::new(100, 200, 50);
     /// assert_eq!(r.scaled(), Some(400));
-    /// assert_eq!(Reading { value: 0, time_enabled: 10, time_running: 0 }.scaled(), None);
+    /// assert_eq!(Reading::new(0, 10, 0).scaled(), None);
     /// ```
     pub fn scaled(&self) -> Option<u64> {
         if self.time_running == 0 || self.time_enabled == 0 {
@@ -192,12 +199,14 @@ const FORMAT_GROUP: u64 = FORMAT_SINGLE | pb::PERF_FORMAT_GROUP as u64;
 ///
 /// Closed when dropped. A counter of the calling thread (not inherited)
 /// can be read without a system call through `rdpmc` where the kernel allows
-/// it ([`Counter::read_value`]).
+/// it ([`Counter::read_value`]). `K` is the kernel it counts on: the running
+/// one by default ([`kernel`](crate::kernel)).
 #[derive(Debug)]
-pub struct Counter {
+pub struct Counter<K: Kernel = Real> {
+    kernel: K,
     name: String,
     attr: PerfAttr,
-    file: File,
+    event: K::Event,
     id: u64,
     pid: i32,
     cpu: i32,
@@ -205,7 +214,7 @@ pub struct Counter {
     read_format: u64,
     /// The thread this counter counts, when that is the opener's own thread.
     owner_tid: Option<i32>,
-    page: Option<UserPage>,
+    page: Option<K::Page>,
     user_only: bool,
     cgroup: bool,
     tool: Option<Tool>,
@@ -322,18 +331,49 @@ impl Counter {
         target: Target,
         opts: &Options,
     ) -> Result<Counter> {
+        Counter::open_on(&Real, lib, event, target, opts)
+    }
+
+    /// Opens a `perf_event_attr` built elsewhere; `name` is for messages.
+    /// `cpu` pins a task counter to one CPU (the `cpu=` attribute).
+    pub fn open_perf_attr(
+        name: &str,
+        attr: &PerfAttr,
+        cpu: Option<i32>,
+        target: Target,
+        opts: &Options,
+    ) -> Result<Counter> {
+        let ev = PerfEvent::from_attr(name, Syntax::Pfmlib, *attr, cpu);
+        Counter::open_attr(&Real, &ev, cpu, target, opts, None, FORMAT_SINGLE)
+    }
+
+    /// The user page's capability and time fields, when the page is mapped.
+    pub(crate) fn user_page_snapshot(&self) -> Option<kernel::PageSnapshot> {
+        self.page.as_ref().map(kernel::snapshot)
+    }
+}
+
+impl<K: Kernel> Counter<K> {
+    /// [`Counter::open_with`] on a given kernel (for instance a simulated one).
+    pub fn open_on(
+        kernel: &K,
+        lib: &Library,
+        event: &str,
+        target: Target,
+        opts: &Options,
+    ) -> Result<Counter<K>> {
         let ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
-        Counter::open_attr(&ev, ev.cpu, target, opts, None, FORMAT_SINGLE)
+        Counter::open_attr(kernel, &ev, ev.cpu, target, opts, None, FORMAT_SINGLE)
     }
 
     /// Opens `event` as a member of the group led by `leader`, on the
-    /// leader's target; the member follows the leader's enable state.
+    /// leader's target and kernel; the member follows the leader's enable state.
     pub fn open_member(
         lib: &Library,
-        leader: &Counter,
+        leader: &Counter<K>,
         event: &str,
         opts: &Options,
-    ) -> Result<Counter> {
+    ) -> Result<Counter<K>> {
         let mut ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
         // The kernel pins or isolates whole groups through their leader
         // only; a member asking for it (`{a,b}:D`) follows the leader, as in perf.
@@ -354,11 +394,13 @@ impl Counter {
                 (t, leader_cpu)
             }
         };
-        let r = Counter::open_attr(&ev, enc_cpu, target, opts, Some(leader), FORMAT_GROUP);
+        let k = &leader.kernel;
+        let r = Counter::open_attr(k, &ev, enc_cpu, target, opts, Some(leader), FORMAT_GROUP);
         match r {
             Err(Error::Invalid { .. }) => {
                 // Does it open alone? Then it is the group that cannot be scheduled.
                 let alone = Counter::open_attr(
+                    k,
                     &ev,
                     enc_cpu,
                     target,
@@ -378,27 +420,15 @@ impl Counter {
         }
     }
 
-    /// Opens a `perf_event_attr` built elsewhere; `name` is for messages.
-    /// `cpu` pins a task counter to one CPU (the `cpu=` attribute).
-    pub fn open_perf_attr(
-        name: &str,
-        attr: &PerfAttr,
-        cpu: Option<i32>,
-        target: Target,
-        opts: &Options,
-    ) -> Result<Counter> {
-        let ev = PerfEvent::from_attr(name, Syntax::Pfmlib, *attr, cpu);
-        Counter::open_attr(&ev, cpu, target, opts, None, FORMAT_SINGLE)
-    }
-
     fn open_attr(
+        kernel: &K,
         ev: &PerfEvent,
         enc_cpu: Option<i32>,
         target: Target,
         opts: &Options,
-        leader: Option<&Counter>,
+        leader: Option<&Counter<K>>,
         read_format: u64,
-    ) -> Result<Counter> {
+    ) -> Result<Counter<K>> {
         let name = ev.name.as_str();
         let (pid, cpu, kind) = resolve(target, enc_cpu, name)?;
         let cgroup = matches!(target, Target::Cgroup { .. });
@@ -409,20 +439,23 @@ impl Counter {
         };
         let mut attr = ev.attr;
         if ev.precise_max {
-            attr.precise_ip = max_precise_ip();
+            attr.precise_ip = kernel.max_precise_ip();
         }
         let mut user_only = false;
         let inherit = opts.inherit && pid != -1 && !cgroup;
         // `:S` asks for PERF_SAMPLE_READ; it changes nothing to a count, so
         // a kernel that refuses it with inheritance (before 6.12) counts without it.
         let mut sample_read = ev.sample_read;
-        let file = loop {
+        attr.read_format = read_format;
+        attr.exclude_idle |= ev.exclude_idle;
+        let sample_type = attr.sample_type;
+        let event = loop {
+            attr.sample_type = if sample_read {
+                sample_type | pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID
+            } else {
+                sample_type
+            };
             let mut k = attr.to_kernel();
-            k.read_format = read_format;
-            k.set_exclude_idle(u64::from(ev.exclude_idle));
-            if sample_read {
-                k.sample_type |= pb::PERF_SAMPLE_READ | pb::PERF_SAMPLE_TID;
-            }
             match leader {
                 // Members follow the leader: enabled, no enable-on-exec of their own.
                 Some(_) => k.set_disabled(0),
@@ -432,12 +465,8 @@ impl Counter {
                 }
             }
             k.set_inherit(u64::from(inherit));
-            let group = leader.map(|l| &l.file);
-            let opened = match flags {
-                0 => sys::perf_event_open(&mut k, pid, cpu, group),
-                f => sys::perf_event_open_flags(&mut k, pid, cpu, group, f),
-            };
-            match opened {
+            let group = leader.map(|l| &l.event);
+            match kernel.open(&mut k, pid, cpu, group, flags) {
                 Ok(f) => break f,
                 Err(libc::EINVAL) if sample_read && inherit => sample_read = false,
                 Err(errno) => {
@@ -448,19 +477,7 @@ impl Counter {
                         target: kind,
                         in_group: leader.is_some(),
                     };
-                    // The CPU of `-C` / a CPU target, or of the event's own
-                    // `cpu=` attribute: a missing one is the same clear error.
-                    let e = if cpu >= 0
-                        && matches!(errno, libc::EINVAL | libc::ENODEV)
-                        && !cpu_exists(cpu)
-                    {
-                        Error::NoSuchCpu {
-                            event: name.to_string(),
-                            cpu,
-                        }
-                    } else {
-                        explain_open_error(errno, &ctx, &Environment::detect())
-                    };
+                    let e = explain(kernel, errno, &ctx, cpu);
                     if opts.user_only_fallback
                         && !attr.exclude_kernel
                         && matches!(e, Error::Paranoid { .. })
@@ -474,21 +491,23 @@ impl Counter {
                 }
             }
         };
-        let id =
-            sys::event_id(&file).map_err(|e| Error::os(format!("{name}: PERF_EVENT_IOC_ID"), e))?;
+        let id = kernel
+            .id(&event)
+            .map_err(|e| Error::os(format!("{name}: PERF_EVENT_IOC_ID"), e))?;
         let own_thread = pid == 0 && cpu == -1 && !cgroup;
-        let owner_tid = own_thread.then(sys::gettid);
+        let owner_tid = own_thread.then(|| kernel.gettid());
         // The fast path reads the hardware counter of this thread only:
         // never for other tasks, CPUs, or inherited counts.
         let page = if opts.user_page && own_thread && !inherit {
-            UserPage::map(&file).ok()
+            kernel.map_page(&event).ok()
         } else {
             None
         };
         Ok(Counter {
+            kernel: kernel.clone(),
             name: name.to_string(),
             attr,
-            file,
+            event,
             id,
             pid,
             cpu,
@@ -546,7 +565,8 @@ impl Counter {
     }
 
     fn ioctl(&self, op: Ioctl, group: bool, what: &str) -> Result<()> {
-        sys::ioctl(&self.file, op, group)
+        self.kernel
+            .ioctl(&self.event, op, group)
             .map_err(|e| Error::os(format!("{}: {what}", self.name), e))
     }
 
@@ -584,7 +604,7 @@ impl Counter {
     /// Reads the count and times with `read(2)`; with inheritance, the
     /// count includes the children (finished or not).
     pub fn read(&self) -> Result<Reading> {
-        let words = read_words(&self.file, &self.name)?;
+        let words = read_words(&self.kernel, &self.event, &self.name)?;
         if self.read_format & pb::PERF_FORMAT_GROUP as u64 != 0 {
             let g = parse_group(&words, &self.name)?;
             let value = g
@@ -637,62 +657,39 @@ impl Counter {
     /// and the kernel advertises `cap_user_rdpmc`.
     pub fn rdpmc_allowed(&self) -> bool {
         self.fast_path_page()
-            .is_some_and(|p| p.snapshot().cap_user_rdpmc)
+            .is_some_and(|p| kernel::snapshot(p).cap_user_rdpmc)
     }
 
-    /// The user page's capability and time fields, when the page is mapped.
-    pub(crate) fn user_page_snapshot(&self) -> Option<sys::PageSnapshot> {
-        self.page.as_ref().map(UserPage::snapshot)
-    }
-
-    fn fast_path_page(&self) -> Option<&UserPage> {
+    fn fast_path_page(&self) -> Option<&K::Page> {
         let page = self.page.as_ref()?;
         let owner = self.owner_tid?;
         // Only from the very thread being counted: another thread's rdpmc
         // would read its own CPU's counter, not this event's.
-        (owner == sys::gettid()).then_some(page)
+        (owner == self.kernel.gettid()).then_some(page)
     }
 
     /// The raw count, through `rdpmc` when [`Counter::rdpmc_allowed`] and the
     /// event is on a hardware counter right now, otherwise through `read(2)`;
     /// both give the same value.
     pub fn read_value(&self) -> Result<(u64, ReadPath)> {
-        if let Some(v) = self.fast_path_page().and_then(UserPage::read_rdpmc) {
+        if let Some(v) = self.fast_path_page().and_then(kernel::read_rdpmc) {
             return Ok((v, ReadPath::Rdpmc));
         }
         Ok((self.read()?.value, ReadPath::Syscall))
     }
 }
 
-/// The highest `precise_ip` the CPU's PMU takes, probed once as perf
-/// probes it (`:P`): a user-level cycles event opened with 3, 2, then 1;
-/// 0 when none opens (no hardware PMU).
-fn max_precise_ip() -> u8 {
-    static MAX: OnceLock<u8> = OnceLock::new();
-    *MAX.get_or_init(|| {
-        (1..=perf_syntax::MAX_PRECISE)
-            .rev()
-            .find(|&p| {
-                let attr = PerfAttr {
-                    type_: 0,
-                    config: 0,
-                    exclude_kernel: true,
-                    exclude_hv: true,
-                    precise_ip: p,
-                    ..PerfAttr::default()
-                };
-                let mut k = attr.to_kernel();
-                k.set_disabled(1);
-                sys::perf_event_open(&mut k, 0, -1, None).is_ok()
-            })
-            .unwrap_or(0)
-    })
-}
-
-fn cpu_exists(cpu: i32) -> bool {
-    Library::global()
-        .host()
-        .file_exists(&format!("/sys/devices/system/cpu/cpu{cpu}"))
+/// Why `perf_event_open` failed with `errno` on `cpu` (-1: any).
+fn explain<K: Kernel>(kernel: &K, errno: i32, ctx: &OpenContext<'_>, cpu: i32) -> Error {
+    // The CPU of `-C` / a CPU target, or of the event's own `cpu=`
+    // attribute: a missing one is the same clear error.
+    if cpu >= 0 && matches!(errno, libc::EINVAL | libc::ENODEV) && !kernel.cpu_exists(cpu) {
+        return Error::NoSuchCpu {
+            event: ctx.event.to_string(),
+            cpu,
+        };
+    }
+    explain_open_error(errno, ctx, &kernel.environment())
 }
 
 fn short_read(name: &str) -> Error {
@@ -705,11 +702,11 @@ fn short_read(name: &str) -> Error {
     )
 }
 
-fn read_words(file: &File, name: &str) -> Result<Vec<u64>> {
+fn read_words<K: Kernel>(kernel: &K, event: &K::Event, name: &str) -> Result<Vec<u64>> {
     let mut len = 8 * (3 + 2 * 16);
     loop {
         let mut buf = vec![0u8; len];
-        match (&*file).read(&mut buf) {
+        match kernel.read(event, &mut buf) {
             Ok(n) => {
                 return Ok(buf[..n - n % 8]
                     .chunks_exact(8)
@@ -756,8 +753,8 @@ fn parse_group(words: &[u64], name: &str) -> Result<GroupWords> {
 /// A leader and members scheduled on the PMU together and read with one
 /// `read(2)`.
 #[derive(Debug)]
-pub struct Group {
-    counters: Vec<Counter>,
+pub struct Group<K: Kernel = Real> {
+    counters: Vec<Counter<K>>,
 }
 
 impl Group {
@@ -786,11 +783,24 @@ impl Group {
         target: Target,
         opts: &Options,
     ) -> Result<Group> {
+        Group::open_on(&Real, lib, events, target, opts)
+    }
+}
+
+impl<K: Kernel> Group<K> {
+    /// [`Group::open_with`] on a given kernel (for instance a simulated one).
+    pub fn open_on(
+        kernel: &K,
+        lib: &Library,
+        events: &[&str],
+        target: Target,
+        opts: &Options,
+    ) -> Result<Group<K>> {
         let (first, rest) = events.split_first().ok_or_else(|| Error::Invalid {
             event: String::new(),
             detail: "a group needs at least one event".into(),
         })?;
-        let leader = open_leader(lib, first, target, opts)?;
+        let leader = open_leader(kernel, lib, first, target, opts)?;
         let mut counters = vec![leader];
         for ev in rest {
             let m = Counter::open_member(lib, &counters[0], ev, opts).map_err(|e| match e {
@@ -806,12 +816,12 @@ impl Group {
     }
 
     /// The counters, leader first.
-    pub fn counters(&self) -> &[Counter] {
+    pub fn counters(&self) -> &[Counter<K>] {
         &self.counters
     }
 
     /// The leader.
-    pub fn leader(&self) -> &Counter {
+    pub fn leader(&self) -> &Counter<K> {
         &self.counters[0]
     }
 
@@ -840,19 +850,20 @@ impl Group {
 }
 
 /// Opens `event` as the leader of a new group (group read format).
-pub(crate) fn open_leader(
+pub(crate) fn open_leader<K: Kernel>(
+    kernel: &K,
     lib: &Library,
     event: &str,
     target: Target,
     opts: &Options,
-) -> Result<Counter> {
+) -> Result<Counter<K>> {
     let ev = perf_syntax::resolve_one(lib, event, opts.plm)?;
-    Counter::open_attr(&ev, ev.cpu, target, opts, None, FORMAT_GROUP)
+    Counter::open_attr(kernel, &ev, ev.cpu, target, opts, None, FORMAT_GROUP)
 }
 
 /// Issues `op` on the whole group `counters` (leader first), starting or
 /// stopping their tool clocks with it.
-pub(crate) fn group_ioctl(counters: &[Counter], op: Ioctl) -> Result<()> {
+pub(crate) fn group_ioctl<K: Kernel>(counters: &[Counter<K>], op: Ioctl) -> Result<()> {
     let Some(leader) = counters.first() else {
         return Ok(());
     };
@@ -865,11 +876,11 @@ pub(crate) fn group_ioctl(counters: &[Counter], op: Ioctl) -> Result<()> {
 }
 
 /// Reads `counters` (a leader followed by its members) with one read.
-pub(crate) fn read_group(counters: &[Counter]) -> Result<Vec<Reading>> {
+pub(crate) fn read_group<K: Kernel>(counters: &[Counter<K>]) -> Result<Vec<Reading>> {
     let Some(leader) = counters.first() else {
         return Ok(Vec::new());
     };
-    let words = read_words(&leader.file, &leader.name)?;
+    let words = read_words(&leader.kernel, &leader.event, &leader.name)?;
     let g = parse_group(&words, &leader.name)?;
     counters
         .iter()

@@ -10,8 +10,6 @@
 //! bits). Counters count the calling thread unless the device is made for
 //! another task or a CPU.
 
-#![forbid(unsafe_code)]
-
 use crate::counter::{Counter, Options, Target};
 use crate::error::{Error, Result};
 use crate::tsc::{tstamp, Tstamp};
@@ -160,14 +158,10 @@ impl Pmc {
         let mut sel = self.perfevtsel();
         sel.set_usr(0);
         sel.set_os(0);
-        PerfAttr {
-            type_: PERF_TYPE_RAW,
-            config: sel.0,
-            exclude_user: !self.flags.contains(PmcFlags::USR),
-            exclude_kernel: !self.flags.contains(PmcFlags::OS),
-            exclude_hv: true,
-            ..PerfAttr::default()
-        }
+        PerfAttr::new(PERF_TYPE_RAW, sel.0)
+            .exclude_user(!self.flags.contains(PmcFlags::USR))
+            .exclude_kernel(!self.flags.contains(PmcFlags::OS))
+            .exclude_hv(true)
     }
 }
 

@@ -1,8 +1,6 @@
 //! What the kernel and this process allow, and the explanation of
 //! `perf_event_open(2)` failures in those terms.
 
-#![forbid(unsafe_code)]
-
 use crate::error::Error;
 use pfmlib::{Host, Library};
 
@@ -146,7 +144,8 @@ pub fn explain_open_error(errno: i32, ctx: &OpenContext<'_>, env: &Environment) 
             _ => Error::NoSuchProcess { event, pid: 0 },
         },
         libc::EMFILE | libc::ENFILE => Error::TooManyFiles { event },
-        libc::EBUSY => Error::Busy { event },
+        // ENOSPC: no free counter of the kind the event needs (breakpoints, some PMUs).
+        libc::EBUSY | libc::ENOSPC => Error::Busy { event },
         libc::E2BIG => Error::Invalid {
             event,
             detail: "this kernel does not accept the perf_event_attr size (E2BIG)".into(),

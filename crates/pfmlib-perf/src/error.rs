@@ -1,7 +1,5 @@
 //! Errors, each naming a cause a person can act on.
 
-#![forbid(unsafe_code)]
-
 use std::fmt;
 
 /// What stands between a request and a count.
@@ -24,7 +22,7 @@ pub enum Error {
         /// The event as requested.
         event: String,
         /// What is wrong (in the message, not a separate source).
-        error: crate::perf_syntax::SyntaxError,
+        error: crate::syntax_error::SyntaxError,
     },
 
     /// An event of a PMU this host does not have: its encoding would count

@@ -27,9 +27,11 @@
 //! # Ok(()) }
 //! ```
 //!
-//! All `unsafe` code of pfmlib's product lives in this crate's `sys` and
-//! `sys_process` modules, each block with its `SAFETY:` argument.
+//! `unsafe` code is denied crate-wide (`#![deny(unsafe_code)]`) and allowed
+//! only in the two system-call modules, `sys` and `sys_process`, each block
+//! with its `SAFETY:` argument.
 
+#![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
@@ -42,10 +44,16 @@ mod counter;
 mod device;
 mod env;
 mod error;
+pub mod kernel;
 pub mod perf_syntax;
 mod process;
 mod set;
+#[cfg(feature = "sim")]
+pub mod sim;
+mod syntax_error;
+#[allow(unsafe_code)]
 mod sys;
+#[allow(unsafe_code)]
 mod sys_process;
 mod tsc;
 mod workload;

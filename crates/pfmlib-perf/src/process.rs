@@ -1,8 +1,6 @@
 //! What a counting command needs from the OS besides perf events: wait for
 //! its child with resource usage, pass Ctrl-C on.
 
-#![forbid(unsafe_code)]
-
 use std::io;
 use std::process::ExitStatus;
 use std::time::Duration;

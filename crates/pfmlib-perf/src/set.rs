@@ -1,16 +1,16 @@
 //! A set of events counted together over several threads or CPUs, read as
 //! one aggregated reading per event: what `pfm stat` counts with.
 
-#![forbid(unsafe_code)]
-
 use crate::cgroup::Cgroup;
-use crate::counter::{read_group, Counter, Options, Reading, Target};
+use crate::counter::{group_ioctl, open_leader, read_group, Counter, Options, Reading, Target};
 use crate::error::{Error, Result};
+use crate::kernel::{Ioctl, Kernel, Real};
 use crate::perf_syntax;
 use pfmlib::Library;
 
 /// Where a [`CounterSet`] counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Scope {
     /// A command the caller starts next: the calling thread's counters are
     /// inherited by the processes it creates and start at their `execve`
@@ -64,8 +64,8 @@ impl Scope {
 /// One group as opened on one thread or CPU: `(event index, counter)`,
 /// the leader first.
 #[derive(Debug)]
-struct OpenGroup {
-    counters: Vec<Counter>,
+struct OpenGroup<K: Kernel> {
+    counters: Vec<Counter<K>>,
     events: Vec<usize>,
     unit: usize,
 }
@@ -76,12 +76,12 @@ struct OpenGroup {
 /// carries the error that explains why not ([`CounterSet::error`]), so a
 /// report can print `<not supported>` for it and still count the others.
 #[derive(Debug)]
-pub struct CounterSet {
+pub struct CounterSet<K: Kernel = Real> {
     names: Vec<String>,
     errors: Vec<Option<Error>>,
     opened: Vec<bool>,
     user_only: Vec<bool>,
-    groups: Vec<OpenGroup>,
+    groups: Vec<OpenGroup<K>>,
     workload: bool,
     units: usize,
 }
@@ -98,6 +98,19 @@ impl CounterSet {
         scope: &Scope,
         opts: &Options,
     ) -> CounterSet {
+        CounterSet::open_on(&Real, lib, groups, scope, opts)
+    }
+}
+
+impl<K: Kernel> CounterSet<K> {
+    /// [`CounterSet::open`] on a given kernel (for instance a simulated one).
+    pub fn open_on(
+        kernel: &K,
+        lib: &Library,
+        groups: &[Vec<String>],
+        scope: &Scope,
+        opts: &Options,
+    ) -> CounterSet<K> {
         let (workload, opts) = match scope {
             Scope::Workload => (true, opts.inherit(true).enable_on_exec(true)),
             Scope::Tasks(_) => (false, opts.inherit(true).enable_on_exec(false)),
@@ -134,7 +147,7 @@ impl CounterSet {
                     .filter(|&i| u == 0 || !perf_syntax::is_tool(&set.names[i]))
                     .collect();
                 first += g.len();
-                set.open_group(lib, &idx, (u, unit), &opts);
+                set.open_group(kernel, lib, &idx, (u, unit), &opts);
             }
         }
         for i in 0..n {
@@ -152,6 +165,7 @@ impl CounterSet {
 
     fn open_group(
         &mut self,
+        kernel: &K,
         lib: &Library,
         idx: &[usize],
         (unit_no, unit): (usize, Target),
@@ -167,8 +181,8 @@ impl CounterSet {
             let name = self.names[i].clone();
             let r = match (og.counters.first(), grouped) {
                 (Some(leader), _) => Counter::open_member(lib, leader, &name, opts),
-                (None, false) => Counter::open_with(lib, &name, unit, opts),
-                (None, true) => crate::counter::open_leader(lib, &name, unit, opts),
+                (None, false) => Counter::open_on(kernel, lib, &name, unit, opts),
+                (None, true) => open_leader(kernel, lib, &name, unit, opts),
             };
             match r {
                 Ok(c) => {
@@ -210,7 +224,7 @@ impl CounterSet {
         !self.groups.is_empty()
     }
 
-    fn each_leader(&self, f: impl Fn(&OpenGroup) -> Result<()>) -> Result<()> {
+    fn each_leader(&self, f: impl Fn(&OpenGroup<K>) -> Result<()>) -> Result<()> {
         self.groups.iter().try_for_each(f)
     }
 
@@ -227,7 +241,7 @@ impl CounterSet {
         }
         self.each_leader(|g| match g.counters.as_slice() {
             [one] => one.enable(),
-            many => crate::counter::group_ioctl(many, crate::sys::Ioctl::Enable),
+            many => group_ioctl(many, Ioctl::Enable),
         })
     }
 
@@ -235,7 +249,7 @@ impl CounterSet {
     pub fn disable(&self) -> Result<()> {
         self.each_leader(|g| match g.counters.as_slice() {
             [one] => one.disable(),
-            many => crate::counter::group_ioctl(many, crate::sys::Ioctl::Disable),
+            many => group_ioctl(many, Ioctl::Disable),
         })
     }
 

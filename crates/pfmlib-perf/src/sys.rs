@@ -1,10 +1,12 @@
-//! The kernel interface: every `unsafe` block of pfmlib's product code.
+//! The kernel interface: with `sys_process`, the only module of this crate
+//! allowed `unsafe` code (the crate root denies it everywhere else).
 //!
 //! Each block says why it is sound in a `SAFETY:` comment (enforced by
 //! `clippy::undocumented_unsafe_blocks`). Everything above this module is
 //! safe Rust over these few functions: `perf_event_open(2)`, its ioctls, the
-//! mmap'd user page with `rdpmc`, `rdtsc`, `gettid`, and the process calls
-//! `pfm stat` needs (`wait4`, `kill`, a stop-signal flag).
+//! mmap'd user page's fields with `rdpmc`, `rdtsc`, `gettid`, and the process
+//! calls `pfm stat` needs (`wait4`, `kill`, a stop-signal flag). Counting
+//! reaches the perf calls through `crate::kernel::Real`.
 
 use perf_event_open_sys as pes;
 use perf_event_open_sys::bindings as pb;
@@ -14,40 +16,25 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::ptr::NonNull;
-use std::sync::atomic::{compiler_fence, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
-
-/// `perf_event_attr` as the kernel takes it.
-pub(crate) type KernelAttr = pb::perf_event_attr;
 
 fn errno() -> i32 {
     io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
-
-/// `perf_event_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC)`.
-///
-/// Returns the new descriptor as a `File` (reads go through `Read`), or the errno.
-pub(crate) fn perf_event_open(
-    attr: &mut KernelAttr,
-    pid: i32,
-    cpu: i32,
-    group: Option<&File>,
-) -> Result<File, i32> {
-    perf_event_open_flags(attr, pid, cpu, group, 0)
 }
 
 /// `perf_event_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC | flags)`
 /// (`PERF_FLAG_PID_CGROUP`: `pid` is then a cgroup directory's descriptor).
 ///
 /// Returns the new descriptor as a `File` (reads go through `Read`), or the errno.
-pub(crate) fn perf_event_open_flags(
-    attr: &mut KernelAttr,
+pub(crate) fn perf_event_open(
+    attr: &mut pb::perf_event_attr,
     pid: i32,
     cpu: i32,
     group: Option<&File>,
     flags: u64,
 ) -> Result<File, i32> {
-    attr.size = std::mem::size_of::<KernelAttr>() as u32;
+    attr.size = std::mem::size_of::<pb::perf_event_attr>() as u32;
     let group_fd = group.map_or(-1, |g| g.as_raw_fd());
     // SAFETY: `attr` is an exclusively borrowed, fully initialised
     // perf_event_attr whose `size` field is its true size; the kernel reads at
@@ -72,10 +59,13 @@ pub(crate) fn perf_event_open_flags(
 }
 
 /// The three argument-less perf ioctls.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Ioctl {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ioctl {
+    /// `PERF_EVENT_IOC_ENABLE`: start counting.
     Enable,
+    /// `PERF_EVENT_IOC_DISABLE`: stop counting.
     Disable,
+    /// `PERF_EVENT_IOC_RESET`: zero the count.
     Reset,
 }
 
@@ -129,30 +119,12 @@ fn page_size() -> usize {
     }
 }
 
-/// What the user page says about an event, read consistently (seqlock).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct PageSnapshot {
-    /// `cap_user_rdpmc`.
-    pub cap_user_rdpmc: bool,
-    /// `cap_user_time`.
-    pub cap_user_time: bool,
-    /// Hardware counter index + 1, 0 when the event is not on a counter now.
-    pub index: u32,
-    /// Width of the hardware counters in bits.
-    pub pmc_width: u16,
-    /// TSC to nanoseconds: `ns = (cyc * time_mult) >> time_shift`.
-    pub time_mult: u32,
-    /// See `time_mult`.
-    pub time_shift: u16,
-}
-
-const CAP_USER_RDPMC: u64 = 1 << 2;
-const CAP_USER_TIME: u64 = 1 << 3;
-
 /// The first page of a perf event mapped read-only: the kernel's
 /// `perf_event_mmap_page`, where it publishes the counter index for `rdpmc`.
+/// Each accessor is one volatile read; `crate::kernel` reads them under the
+/// page's seqlock.
 #[derive(Debug)]
-pub(crate) struct UserPage {
+pub struct MappedPage {
     page: NonNull<pb::perf_event_mmap_page>,
     len: usize,
 }
@@ -161,26 +133,26 @@ pub(crate) struct UserPage {
 // never written by us, and every access is a volatile read; moving the owner
 // to another thread is sound. (rdpmc is additionally guarded by a thread check
 // in the caller.)
-unsafe impl Send for UserPage {}
+unsafe impl Send for MappedPage {}
 
-// SAFETY: `&UserPage` only allows volatile reads of the read-only mapping
+// SAFETY: `&MappedPage` only allows volatile reads of the read-only mapping
 // (no interior mutability on our side), which any number of threads may do
 // at once; rdpmc is used only from the counted thread (checked by the caller).
-unsafe impl Sync for UserPage {}
+unsafe impl Sync for MappedPage {}
 
 macro_rules! page_field {
-    ($page:expr, $field:ident) => {
+    ($page:expr, $($field:tt)+) => {
         // SAFETY: `$page` points to a live, page-aligned mapping at least one
         // page long (checked by `map`), which covers the whole
         // perf_event_mmap_page; the kernel updates it concurrently, hence a
-        // volatile read of a naturally aligned field.
-        unsafe { std::ptr::addr_of!((*$page.as_ptr()).$field).read_volatile() }
+        // volatile read of a naturally aligned plain integer field.
+        unsafe { std::ptr::addr_of!((*$page.as_ptr()).$($field)+).read_volatile() }
     };
 }
 
-impl UserPage {
+impl MappedPage {
     /// Maps the user page of the event behind `fd`.
-    pub(crate) fn map(fd: &File) -> io::Result<UserPage> {
+    pub(crate) fn map(fd: &File) -> io::Result<MappedPage> {
         let len = page_size();
         if len < std::mem::size_of::<pb::perf_event_mmap_page>() {
             return Err(io::Error::new(
@@ -205,71 +177,48 @@ impl UserPage {
             return Err(io::Error::last_os_error());
         }
         match NonNull::new(p.cast::<pb::perf_event_mmap_page>()) {
-            Some(page) => Ok(UserPage { page, len }),
+            Some(page) => Ok(MappedPage { page, len }),
             None => Err(io::Error::other("mmap returned NULL")),
         }
     }
 
-    /// A consistent snapshot of the capability and time fields.
-    pub(crate) fn snapshot(&self) -> PageSnapshot {
-        loop {
-            let seq: u32 = page_field!(self.page, lock);
-            compiler_fence(Ordering::SeqCst);
-            // SAFETY: as in `page_field!`: the union is a plain u64 in a live mapping.
-            let caps: u64 = unsafe {
-                std::ptr::addr_of!((*self.page.as_ptr()).__bindgen_anon_1.capabilities)
-                    .read_volatile()
-            };
-            let snap = PageSnapshot {
-                cap_user_rdpmc: caps & CAP_USER_RDPMC != 0,
-                cap_user_time: caps & CAP_USER_TIME != 0,
-                index: page_field!(self.page, index),
-                pmc_width: page_field!(self.page, pmc_width),
-                time_mult: page_field!(self.page, time_mult),
-                time_shift: page_field!(self.page, time_shift),
-            };
-            compiler_fence(Ordering::SeqCst);
-            if page_field!(self.page, lock) == seq {
-                return snap;
-            }
-        }
+    /// `lock`: the seqlock.
+    pub(crate) fn lock(&self) -> u32 {
+        page_field!(self.page, lock)
     }
 
-    /// The event's count read with `rdpmc` under the page's seqlock, or
-    /// `None` when the kernel does not allow it now (no `cap_user_rdpmc`, or
-    /// the event is not on a hardware counter at this moment).
-    ///
-    /// The caller must only call this from the thread the event counts.
-    pub(crate) fn read_rdpmc(&self) -> Option<u64> {
-        loop {
-            let seq: u32 = page_field!(self.page, lock);
-            compiler_fence(Ordering::SeqCst);
-            // SAFETY: as in `page_field!`: the union is a plain u64 in a live mapping.
-            let caps: u64 = unsafe {
-                std::ptr::addr_of!((*self.page.as_ptr()).__bindgen_anon_1.capabilities)
-                    .read_volatile()
-            };
-            let index: u32 = page_field!(self.page, index);
-            if caps & CAP_USER_RDPMC == 0 || index == 0 {
-                return None;
-            }
-            let offset: i64 = page_field!(self.page, offset);
-            let width: u16 = page_field!(self.page, pmc_width);
-            let raw = rdpmc(index - 1)?;
-            compiler_fence(Ordering::SeqCst);
-            if page_field!(self.page, lock) != seq {
-                continue;
-            }
-            let width = u32::from(width).clamp(1, 64);
-            // Sign-extend the `width`-bit counter, then add the kernel's offset.
-            let shift = 64 - width;
-            let pmc = ((raw << shift) as i64) >> shift;
-            return Some(offset.wrapping_add(pmc) as u64);
-        }
+    /// `capabilities` (a plain u64 in a union).
+    pub(crate) fn capabilities(&self) -> u64 {
+        page_field!(self.page, __bindgen_anon_1.capabilities)
+    }
+
+    /// `index`.
+    pub(crate) fn index(&self) -> u32 {
+        page_field!(self.page, index)
+    }
+
+    /// `offset`.
+    pub(crate) fn offset(&self) -> i64 {
+        page_field!(self.page, offset)
+    }
+
+    /// `pmc_width`.
+    pub(crate) fn pmc_width(&self) -> u16 {
+        page_field!(self.page, pmc_width)
+    }
+
+    /// `time_mult`.
+    pub(crate) fn time_mult(&self) -> u32 {
+        page_field!(self.page, time_mult)
+    }
+
+    /// `time_shift`.
+    pub(crate) fn time_shift(&self) -> u16 {
+        page_field!(self.page, time_shift)
     }
 }
 
-impl Drop for UserPage {
+impl Drop for MappedPage {
     fn drop(&mut self) {
         // SAFETY: `page`/`len` describe exactly the mapping made in `map`,
         // unmapped once here; no reference into it outlives `self`.
@@ -279,15 +228,21 @@ impl Drop for UserPage {
     }
 }
 
+/// Hardware counter `counter` (`rdpmc`), on x86-64.
+///
+/// Only for `crate::kernel::read_rdpmc`, which calls it when the user page
+/// of an event of the calling thread advertises `cap_user_rdpmc` with a
+/// non-zero index (elsewhere the instruction faults).
 #[cfg(target_arch = "x86_64")]
-fn rdpmc(counter: u32) -> Option<u64> {
+pub(crate) fn rdpmc(counter: u32) -> Option<u64> {
     let lo: u32;
     let hi: u32;
-    // SAFETY: only reached when the kernel's user page of an event of the
+    // SAFETY: rdpmc reads a register and touches no memory. Its one caller
+    // reaches it only when the kernel's user page of an event of the
     // calling thread advertises cap_user_rdpmc with a non-zero index, i.e. the
     // kernel has enabled user rdpmc (CR4.PCE) for this address space and the
     // event sits on hardware counter `counter`; the seqlock around the call
-    // discards the value if the event moved. rdpmc touches no memory.
+    // discards the value if the event moved.
     unsafe {
         std::arch::asm!(
             "rdpmc",
@@ -300,8 +255,9 @@ fn rdpmc(counter: u32) -> Option<u64> {
     Some((u64::from(hi) << 32) | u64::from(lo))
 }
 
+/// Hardware counter `counter` (`rdpmc`), on x86-64.
 #[cfg(not(target_arch = "x86_64"))]
-fn rdpmc(_counter: u32) -> Option<u64> {
+pub(crate) fn rdpmc(_counter: u32) -> Option<u64> {
     None
 }
 

@@ -194,31 +194,30 @@ pub(crate) fn dup_fd(fd: i32) -> io::Result<File> {
 
 /// The thousands separator of the user's numeric locale (`LC_ALL`,
 /// `LC_NUMERIC`, `LANG`), as the C library gives it; empty in the C locale.
+///
+/// The locale is opened as a separate object (`newlocale`) and read with
+/// `nl_langinfo_l`: the process's own locale is never changed, so this is
+/// safe to call from any thread.
 pub(crate) fn locale_thousands_sep() -> String {
-    // SAFETY: setlocale with a valid NUL-terminated empty string selects the
-    // environment's locale for LC_NUMERIC; it is called before any other
-    // thread uses the locale (the counting programs are single-threaded).
-    let set = unsafe { libc::setlocale(libc::LC_NUMERIC, c"".as_ptr()) };
-    if set.is_null() {
+    // SAFETY: newlocale takes a valid NUL-terminated name ("": from the
+    // environment) and a null base; it returns a new locale object or null.
+    let loc = unsafe { libc::newlocale(libc::LC_NUMERIC_MASK, c"".as_ptr(), std::ptr::null_mut()) };
+    if loc.is_null() {
         return String::new();
     }
-    // SAFETY: localeconv returns a pointer to a static struct valid until
-    // the next setlocale/localeconv; it is read at once.
-    let lc = unsafe { libc::localeconv() };
-    if lc.is_null() {
-        return String::new();
-    }
-    // SAFETY: `lc` is non-null and points to the C library's lconv, whose
-    // `thousands_sep` is a NUL-terminated string (possibly empty).
+    // SAFETY: `loc` is the valid locale object just created; nl_langinfo_l
+    // returns a NUL-terminated string owned by that object (possibly empty),
+    // copied here before the object is freed.
     let sep = unsafe {
-        let p = (*lc).thousands_sep;
+        let p = libc::nl_langinfo_l(libc::THOUSEP, loc);
         if p.is_null() {
             String::new()
         } else {
             CStr::from_ptr(p).to_string_lossy().into_owned()
         }
     };
-    // SAFETY: back to the C locale for everything else (a valid NUL-terminated name).
-    unsafe { libc::setlocale(libc::LC_NUMERIC, c"C".as_ptr()) };
+    // SAFETY: `loc` came from newlocale, is freed once, and nothing refers
+    // into it any more (`sep` is an owned copy).
+    unsafe { libc::freelocale(loc) };
     sep
 }

@@ -1,7 +1,5 @@
 //! The time-stamp counter and its rate (perfmon(4) `PMIOTSTAMP`).
 
-#![forbid(unsafe_code)]
-
 use crate::counter::{Counter, Options, Target};
 use crate::error::{Error, Result};
 use crate::sys;

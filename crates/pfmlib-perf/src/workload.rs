@@ -3,8 +3,6 @@
 //! child itself (not the calling thread) lets a caller choose inheritance
 //! (`-i`) and when counting starts (at exec, or later: `-D`).
 
-#![forbid(unsafe_code)]
-
 use crate::process::{ChildExit, Interrupt};
 use crate::{sys, sys_process};
 use std::ffi::{CString, OsStr, OsString};
@@ -281,6 +279,17 @@ mod tests {
         let far = Instant::now() + std::time::Duration::from_secs(30);
         let exit = w.until(far).unwrap().unwrap();
         assert_eq!(exit.status.signal(), Some(libc::SIGKILL));
+    }
+
+    #[test]
+    fn the_thousands_separator_is_read_from_any_thread() {
+        // No process-global locale change: concurrent calls agree.
+        let one = thousands_separator();
+        let all: Vec<String> = std::thread::scope(|s| {
+            let h: Vec<_> = (0..8).map(|_| s.spawn(thousands_separator)).collect();
+            h.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(all.iter().all(|x| *x == one), "{one:?} vs {all:?}");
     }
 
     #[test]

@@ -571,16 +571,8 @@ fn open_errors_name_their_cause() {
 
 #[test]
 fn reading_aggregates() {
-    let mut a = Reading {
-        value: 5,
-        time_enabled: 10,
-        time_running: 5,
-    };
-    a.accumulate(&Reading {
-        value: 5,
-        time_enabled: 10,
-        time_running: 5,
-    });
+    let mut a = Reading::new(5, 10, 5);
+    a.accumulate(&Reading::new(5, 10, 5));
     assert_eq!(a.scaled(), Some(20));
     assert!(matches!(a.status(), CountStatus::Multiplexed { running_pct } if running_pct == 50.0));
 }

@@ -18,7 +18,10 @@ pub(crate) struct Ctx {
     active_set: Vec<u64>,
     /// Bit per PMU: visible (known and not disabled).
     visible_set: Vec<u64>,
-    /// A `pmu::` prefix may name an inactive (but visible) PMU.
+    /// Bit per PMU: may be named with a `pmu::` prefix (the visible ones,
+    /// or, when left-out PMUs are reachable, every PMU of the build).
+    prefix_set: Vec<u64>,
+    /// A `pmu::` prefix may name an inactive (but reachable) PMU.
     pub encode_inactive: bool,
     /// Privilege levels of the first active core PMU (the perf_events
     /// generic PMU takes them, as libpfm4 does).
@@ -42,11 +45,14 @@ fn get(bits: &[u64], i: usize) -> bool {
 
 impl Ctx {
     /// A context with `visible` PMUs, of which `active` (lookup order).
+    /// With `encode_left_out` (and `encode_inactive`), a prefix reaches
+    /// every PMU of the build for the host's architecture, visible or not.
     pub fn new(
         host: Host,
         visible: &[PmuDesc],
         mut active: Vec<PmuDesc>,
         encode_inactive: bool,
+        encode_left_out: bool,
         forced: Option<PmuDesc>,
         forcing: bool,
     ) -> Ctx {
@@ -59,6 +65,12 @@ impl Ctx {
         for p in visible {
             set(&mut visible_set, p.index());
         }
+        let mut prefix_set = visible_set.clone();
+        if encode_inactive && encode_left_out {
+            for p in PmuDesc::in_lookup_order(host.arch) {
+                set(&mut prefix_set, p.index());
+            }
+        }
         let core_plm = active
             .iter()
             .find(|p| p.kind() == PmuKind::Core)
@@ -68,6 +80,7 @@ impl Ctx {
             active,
             active_set,
             visible_set,
+            prefix_set,
             encode_inactive,
             core_plm,
             forced,
@@ -85,8 +98,14 @@ impl Ctx {
         get(&self.visible_set, p.index())
     }
 
+    /// May `p` be named with a `pmu::` prefix (visible, or left out but
+    /// reachable)?
+    pub fn is_prefixable(&self, p: PmuDesc) -> bool {
+        get(&self.prefix_set, p.index())
+    }
+
     /// May events of `p` be encoded with an explicit `pmu::` prefix?
     pub fn may_encode(&self, p: PmuDesc) -> bool {
-        self.is_active(p) || (self.encode_inactive && self.is_visible(p))
+        self.is_active(p) || (self.encode_inactive && self.is_prefixable(p))
     }
 }

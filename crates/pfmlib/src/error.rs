@@ -1,9 +1,9 @@
 //! Errors: libpfm4's error kinds, each carrying a message that names the cause.
 
-use serde::Serialize;
-
 /// The kind of an error, one per libpfm4 `PFM_ERR_*` code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// `PFM_ERR_NOTSUPP` (-1): not supported (here, or by this PMU / OS layer).
     NotSupported,

@@ -6,7 +6,6 @@
 
 use crate::model::{AttrType, Os};
 use perf_event_open_sys::bindings as sys;
-use serde::Serialize;
 
 /// perf_events attribute ids (their attribute code and bit in an offer mask).
 pub(crate) mod perf_attr {
@@ -147,14 +146,26 @@ pub(crate) fn os_attrs(os: Os) -> u32 {
     }
 }
 
-/// The fields of `perf_event_attr` an encoding sets.
+/// The fields of `perf_event_attr` an encoding sets, and the few a program
+/// that opens the event adds (`exclude_idle`, `read_format`,
+/// `sample_type`, which encodings leave unset).
 ///
 /// [`PerfAttr::to_kernel`] turns it into the kernel structure of
 /// `perf-event-open-sys` (re-exported as [`crate::perf_event_attr`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+/// Outside pfmlib, build one with [`PerfAttr::new`] (or `default()`) and
+/// the chainable setters; more fields may come.
+///
+/// ```
+/// let a = pfmlib::PerfAttr::new(4, 0x53003c).exclude_kernel(true).sample_period(1000);
+/// let k = a.to_kernel();
+/// assert_eq!((k.type_, k.config, k.exclude_kernel()), (4, 0x53003c, 1));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct PerfAttr {
     /// `type`: PERF_TYPE_HARDWARE (0), SOFTWARE (1), HW_CACHE (3), RAW (4), or a dynamic PMU type.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub type_: u32,
     /// `config`: the event.
     pub config: u64,
@@ -182,15 +193,79 @@ pub struct PerfAttr {
     pub pinned: bool,
     /// Alone on the PMU when scheduled.
     pub exclusive: bool,
+    /// Do not count while the CPU is idle (perf's `:I`); not set by encodings.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
+    pub exclude_idle: bool,
+    /// `read_format`: what a `read(2)` of the counter returns
+    /// (`PERF_FORMAT_*` bits); not set by encodings.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub read_format: u64,
+    /// `sample_type`: what each sample records (`PERF_SAMPLE_*` bits); not
+    /// set by encodings.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub sample_type: u64,
+}
+
+#[cfg(feature = "serde")]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// Chainable setters, one per field but `type_` and `config` (given to
+/// [`PerfAttr::new`]).
+macro_rules! setters {
+    ($($field:ident: $ty:ty),* $(,)?) => {$(
+        #[doc = concat!("Sets [`PerfAttr::", stringify!($field), "`].")]
+        pub fn $field(mut self, value: $ty) -> PerfAttr {
+            self.$field = value;
+            self
+        }
+    )*};
 }
 
 impl PerfAttr {
-    /// The kernel structure for `perf_event_open(2)`, with `size` set.
+    /// An event of `type_` and `config`, every other field zero (counted at
+    /// every level, no sampling).
+    pub fn new(type_: u32, config: u64) -> PerfAttr {
+        PerfAttr {
+            type_,
+            config,
+            ..PerfAttr::default()
+        }
+    }
+
+    setters! {
+        config1: u64,
+        config2: u64,
+        exclude_user: bool,
+        exclude_kernel: bool,
+        exclude_hv: bool,
+        exclude_host: bool,
+        exclude_guest: bool,
+        precise_ip: u8,
+        sample_period: u64,
+        freq: bool,
+        pinned: bool,
+        exclusive: bool,
+        exclude_idle: bool,
+        read_format: u64,
+        sample_type: u64,
+    }
+
+    /// The kernel structure for `perf_event_open(2)`, with `size` set and
+    /// every field of this one.
     pub fn to_kernel(&self) -> sys::perf_event_attr {
         let mut a = sys::perf_event_attr {
             type_: self.type_,
             size: std::mem::size_of::<sys::perf_event_attr>() as u32,
             config: self.config,
+            read_format: self.read_format,
+            sample_type: self.sample_type,
             ..Default::default()
         };
         a.__bindgen_anon_1.sample_period = self.sample_period;
@@ -201,6 +276,7 @@ impl PerfAttr {
         a.set_exclude_hv(self.exclude_hv as u64);
         a.set_exclude_host(self.exclude_host as u64);
         a.set_exclude_guest(self.exclude_guest as u64);
+        a.set_exclude_idle(self.exclude_idle as u64);
         a.set_precise_ip(self.precise_ip as u64);
         a.set_freq(self.freq as u64);
         a.set_pinned(self.pinned as u64);
@@ -221,5 +297,43 @@ mod tests {
         assert_eq!(PERF_ATTRS[perf_attr::K as usize].name, "k");
         assert_eq!(PERF_ATTRS[perf_attr::HW_SMPL as usize].name, "hw_smpl");
         assert_eq!(os_attrs(Os::PerfEvent), 0b1_1000_0111);
+    }
+
+    #[test]
+    fn every_field_reaches_the_kernel() {
+        let a = PerfAttr::new(4, 0x3c)
+            .config1(1)
+            .config2(2)
+            .exclude_user(true)
+            .exclude_kernel(true)
+            .exclude_hv(true)
+            .exclude_host(true)
+            .exclude_guest(true)
+            .precise_ip(2)
+            .sample_period(100)
+            .freq(true)
+            .pinned(true)
+            .exclusive(true)
+            .exclude_idle(true)
+            .read_format(0xf)
+            .sample_type(0x18);
+        let k = a.to_kernel();
+        assert_eq!(
+            (k.type_, k.config, k.read_format, k.sample_type),
+            (4, 0x3c, 0xf, 0x18)
+        );
+        let bits = [
+            k.exclude_user(),
+            k.exclude_kernel(),
+            k.exclude_hv(),
+            k.exclude_host(),
+            k.exclude_guest(),
+            k.exclude_idle(),
+            k.freq(),
+            k.pinned(),
+            k.exclusive(),
+        ];
+        assert!(bits.iter().all(|&b| b == 1));
+        assert_eq!(k.precise_ip(), 2);
     }
 }

@@ -28,27 +28,26 @@
 #![warn(missing_docs)]
 
 mod attrs;
+pub mod c_support;
 mod ctx;
 mod desc;
-pub mod dispatch;
 mod error;
 mod event;
 pub mod host;
-pub mod ia64;
 mod kernel;
 mod library;
 mod model;
+pub mod model_specific;
 mod os;
 mod pmu;
 pub mod regs;
 mod tables;
 
 pub use error::{Error, ErrorKind, Result};
+pub use event::quoted;
 pub use host::{Arch, ArchPerfmon, Host};
 pub use kernel::PerfAttr;
-pub use library::{
-    encode, find_event, is_table_string, table_cstr, Event, Library, Options, PerfSettings, Pmu,
-};
+pub use library::{encode, find_event, Event, Library, Options, PerfSettings, Pmu};
 pub use model::{
     AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo, PmuKind, Speculation, Vendor,
 };
@@ -56,3 +55,8 @@ pub use os::Encoding;
 /// The kernel's `perf_event_attr` (from `perf-event-open-sys`), which
 /// [`PerfAttr::to_kernel`] returns.
 pub use perf_event_open_sys::bindings::perf_event_attr;
+
+/// The README's Rust examples, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

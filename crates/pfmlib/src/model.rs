@@ -1,13 +1,13 @@
 //! The public event model: PMU, event and attribute information, OS layers
 //! and privilege levels (libpfm4's `pfm_*_info_t` and friends, as Rust types).
 
-use serde::Serialize;
 use std::fmt;
 
 /// CPU vendor, as reported by CPUID leaf 0 (x86) or by the implementer
 /// code of the Main ID Register (Arm, `CPU implementer` in `/proc/cpuinfo`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum Vendor {
     /// GenuineIntel.
@@ -63,8 +63,10 @@ impl Vendor {
 }
 
 /// Type of a PMU (libpfm4's `pfm_pmu_type_t`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum PmuKind {
     /// A processor core PMU.
     Core,
@@ -86,8 +88,10 @@ impl PmuKind {
 }
 
 /// The OS layer an encoding is made for (libpfm4's `pfm_os_t`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Os {
     /// Raw PMU register values only (`PFM_OS_NONE`).
     None,
@@ -98,6 +102,18 @@ pub enum Os {
     PerfEventExt,
 }
 
+impl Os {
+    /// libpfm4's numeric value (`PFM_OS_NONE` 0, `PFM_OS_PERF_EVENT` 1,
+    /// `PFM_OS_PERF_EVENT_EXT` 2).
+    pub fn code(self) -> u32 {
+        match self {
+            Os::None => 0,
+            Os::PerfEvent => 1,
+            Os::PerfEventExt => 2,
+        }
+    }
+}
+
 /// Privilege-level mask (libpfm4's `PFM_PLM*` bits).
 ///
 /// ```
@@ -106,7 +122,8 @@ pub enum Os {
 /// assert_eq!(plm.bits(), 0x9);
 /// assert!(plm.contains(Plm::PLM3));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Plm(u32);
 
 impl Plm {
@@ -155,8 +172,10 @@ impl fmt::Debug for Plm {
 }
 
 /// What kind of attribute (libpfm4's `pfm_attr_t`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum AttrType {
     /// A unit mask.
     Umask,
@@ -181,8 +200,9 @@ impl AttrType {
 }
 
 /// Who implements an attribute (libpfm4's `pfm_attr_ctrl_t`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum AttrCtrl {
     /// The PMU hardware.
     Pmu,
@@ -201,8 +221,9 @@ impl AttrCtrl {
 }
 
 /// Whether an event counts speculative occurrences (libpfm4's `PFM_EVENT_INFO_SPEC_*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Speculation {
     /// The tables do not say.
     NotAvailable,
@@ -224,7 +245,8 @@ impl Speculation {
 }
 
 /// Information about one PMU (libpfm4's `pfm_pmu_info_t`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct PmuInfo {
     /// Short name, the `name::` prefix of event strings.
@@ -250,7 +272,8 @@ pub struct PmuInfo {
 }
 
 /// Information about one event (libpfm4's `pfm_event_info_t`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct EventInfo {
     /// Event name.
@@ -276,7 +299,8 @@ pub struct EventInfo {
 }
 
 /// Information about one attribute of an event (libpfm4's `pfm_event_attr_info_t`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct AttrInfo {
     /// Attribute name.
@@ -288,7 +312,7 @@ pub struct AttrInfo {
     /// Attribute code: unit-mask bits, or the modifier's index.
     pub code: u64,
     /// Unit mask or modifier.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub attr_type: AttrType,
     /// Implemented by the PMU or by perf_events.
     pub ctrl: AttrCtrl,

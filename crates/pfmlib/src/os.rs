@@ -11,10 +11,10 @@ use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::{Os, Plm};
 use crate::pmu::engine;
 use crate::tables::EVENT_INDEX_SHIFT;
-use serde::Serialize;
 
 /// The result of encoding one event string.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Encoding {
     /// PMU name.

@@ -79,16 +79,16 @@ fn ids_indexes_and_the_walk() {
             assert_eq!(ev.equiv(), ev.info(Os::None).equiv);
             assert_eq!(ev.code(), ev.info(Os::None).code);
             assert_eq!(
-                pfmlib::table_cstr(ev.name()).unwrap().to_str(),
+                pfmlib::c_support::table_cstr(ev.name()).unwrap().to_str(),
                 Ok(ev.name())
             );
             assert_eq!(
-                pfmlib::table_cstr(ev.desc()).unwrap().to_str(),
+                pfmlib::c_support::table_cstr(ev.desc()).unwrap().to_str(),
                 Ok(ev.desc())
             );
             for a in ev.attrs(Os::PerfEventExt) {
                 // Unit masks come from the tables, modifiers from Rust constants.
-                let c = pfmlib::table_cstr(a.name);
+                let c = pfmlib::c_support::table_cstr(a.name);
                 assert_eq!(
                     c.is_some(),
                     a.attr_type == pfmlib::AttrType::Umask,

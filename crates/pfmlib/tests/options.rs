@@ -89,3 +89,36 @@ fn events_chain_through_iterators() {
     let n = lib.active_pmus().flat_map(|p| p.events()).count();
     assert!(n > 100);
 }
+
+#[test]
+fn prefixes_reach_left_out_pmus_when_asked() {
+    let enc = |lib: &Library, s: &str| lib.encode(s, Plm::DEFAULT, Os::None);
+    let disabled = Options::new().disable_pmus("nhm");
+    let lib = Library::new(Host::none(), disabled.clone());
+    let e = enc(&lib, "nhm::INST_RETIRED:ANY_P").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    let lib = Library::new(Host::none(), disabled.clone().encode_left_out(true));
+    let e = enc(&lib, "nhm::INST_RETIRED:ANY_P").unwrap();
+    assert_eq!(e.codes, vec![0x5300c0]);
+    assert!(lib.pmu("nhm").is_none() && lib.event_by_idx(e.idx).is_none());
+    assert_eq!(lib.event_of(&e).unwrap().name(), "INST_RETIRED");
+    assert!(lib.find_event("nhm::INST_RETIRED").is_ok());
+    // Only together with encode_inactive.
+    let strict = disabled.encode_inactive(false).encode_left_out(true);
+    let lib = Library::new(Host::none(), strict);
+    assert!(enc(&lib, "nhm::INST_RETIRED:ANY_P").is_err());
+    // libpfm4's environment: LIBPFM_ENCODE_INACTIVE also reaches the PMUs
+    // after a forced one.
+    let env = |inactive: bool| {
+        move |k: &str| match k {
+            "LIBPFM_FORCE_PMU" => Some("nhm".to_string()),
+            "LIBPFM_ENCODE_INACTIVE" => inactive.then(String::new),
+            _ => None,
+        }
+    };
+    let lib = Library::new(Host::none(), Options::libpfm4().with_env(env(false)));
+    assert!(enc(&lib, "skx::INST_RETIRED:ANY_P").is_err());
+    let lib = Library::new(Host::none(), Options::libpfm4().with_env(env(true)));
+    assert!(lib.pmu("skx").is_none());
+    assert!(enc(&lib, "skx::INST_RETIRED:ANY_P").is_ok());
+}

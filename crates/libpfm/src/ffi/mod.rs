@@ -210,7 +210,7 @@ pub unsafe extern "C" fn pfm_find_event(event: *const c_char) -> c_int {
         state::with(|st| {
             // SAFETY: forwarded from the caller.
             let s = unsafe { event_string(event) }?;
-            match encode::with_prefixes(st, &s, |lib| lib.find_event(&s).map(|e| e.idx())) {
+            match st.lib.find_event(&s).map(|e| e.idx()) {
                 Ok(idx) => Ok(int(idx)),
                 Err(e) => Err(encode::fail(st, "pfm_find_event", &s, e)),
             }

@@ -8,7 +8,7 @@ mod input;
 mod json;
 mod text;
 
-use crate::OsArg;
+use crate::cli::{quoted, OsArg};
 use anyhow::bail;
 use pfmlib::{Library, Os, Plm};
 use serde_json::{json, Value};
@@ -146,7 +146,7 @@ impl<'a> Checker<'a> {
                 self.out.flush()?;
                 warn!(
                     "pfm: cannot encode {}: {e} ({}, {})",
-                    crate::quoted(ev),
+                    quoted(ev),
                     e.kind().name(),
                     e.code()
                 );

@@ -3,6 +3,7 @@
 //! socket (`--per-socket`) or thread (`--per-thread`), each with the
 //! prefix perf gives it (`CPU3`, `S0-D0-C1  2`, `S0  4`, `sleep-8939`).
 
+use super::args::Args;
 use pfmlib::Library;
 use pfmlib_perf::{Reading, Target};
 
@@ -19,6 +20,23 @@ pub enum Aggr {
     Socket,
     /// One line per thread (`--per-thread`).
     Thread,
+}
+
+impl Aggr {
+    /// The aggregation the options ask for.
+    pub fn of(a: &Args) -> Aggr {
+        if a.no_aggr {
+            Aggr::Cpu
+        } else if a.per_core {
+            Aggr::Core
+        } else if a.per_socket {
+            Aggr::Socket
+        } else if a.per_thread {
+            Aggr::Thread
+        } else {
+            Aggr::Global
+        }
+    }
 }
 
 /// The prefix of one aggregated line.
@@ -217,11 +235,11 @@ pub fn delta(
                         .copied()
                         .flatten()
                         .unwrap_or_default();
-                    Some(Reading {
-                        value: r.value.saturating_sub(b.value),
-                        time_enabled: r.time_enabled.saturating_sub(b.time_enabled),
-                        time_running: r.time_running.saturating_sub(b.time_running),
-                    })
+                    Some(Reading::new(
+                        r.value.saturating_sub(b.value),
+                        r.time_enabled.saturating_sub(b.time_enabled),
+                        r.time_running.saturating_sub(b.time_running),
+                    ))
                 })
                 .collect()
         })
@@ -276,13 +294,7 @@ mod tests {
 
     #[test]
     fn sums_and_deltas() {
-        let r = |v, e, x| {
-            Some(Reading {
-                value: v,
-                time_enabled: e,
-                time_running: x,
-            })
-        };
+        let r = |v, e, x| Some(Reading::new(v, e, x));
         let now = vec![vec![r(10, 100, 100), None], vec![r(5, 50, 25), r(1, 1, 1)]];
         let before = vec![vec![r(4, 40, 40), None], vec![None, None]];
         let d = delta(&now, &before);

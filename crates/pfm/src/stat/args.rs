@@ -1,12 +1,8 @@
-//! The arguments of `pfm stat` and their validation: which events, counted
-//! how often, printed in which format.
+//! The arguments of `pfm stat`, the default events and the checks that
+//! need nothing but the arguments: which events, counted how often, printed
+//! in which format. (`request` turns them into what is counted.)
 
-use super::aggr::Aggr;
-use super::metricdefs::{self, MetricDef};
-use super::output::Format;
-use super::scope;
 use anyhow::bail;
-use pfmlib_perf::Scope;
 use std::path::PathBuf;
 
 /// The arguments of `pfm stat`.
@@ -163,46 +159,31 @@ pub const DETAILED_EVENTS: [&[&str]; 3] = [
 /// (perf's pair: a CPU has no task clock).
 pub const TASK_CLOCK_SYSTEM_WIDE: (&str, &str) = ("task-clock", "cpu-clock");
 
-/// What the arguments ask for, validated.
-pub struct Request {
-    /// Event groups, in the order given.
-    pub groups: Vec<Vec<String>>,
-    /// Where to count.
-    pub scope: Scope,
-    /// How to print the counts.
-    pub format: Format,
-    /// One line per what (the whole, each CPU, core, socket or thread).
-    pub aggr: Aggr,
-    /// The metrics of `-M`, in order.
-    pub metrics: Vec<&'static MetricDef>,
+/// The output formats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Format {
+    /// perf's report for people.
+    Text,
+    /// `-x SEP`: one line per event, fields separated by SEP.
+    Csv(String),
+    /// `-j`: one JSON object per event per run, and summaries with `-r`.
+    Json,
+}
+
+impl Format {
+    /// `--json`, else `-x SEP`, else text.
+    pub fn of(json: bool, separator: Option<&str>) -> Format {
+        match (json, separator) {
+            (true, _) => Format::Json,
+            (false, Some(sep)) => Format::Csv(sep.to_string()),
+            (false, None) => Format::Text,
+        }
+    }
 }
 
 impl Args {
-    /// Checks the arguments, in the order perf reports their errors: event
-    /// lists, the repeat count, the scope, then a repeat without a command.
-    pub fn validate(&self) -> anyhow::Result<Request> {
-        let metrics = metricdefs::resolve(&self.metrics)?;
-        let mut groups = self.event_groups()?;
-        metricdefs::add_inputs(&metrics, &mut groups, self.system_wide());
-        if self.separator.as_deref() == Some("") {
-            bail!("-x '': give a field separator (fields would run together)");
-        }
-        self.check_combinations()?;
-        let scope = scope::resolve(self)?;
-        if self.repeat != 1 && self.command.is_empty() {
-            bail!("-r repeats a command: give one after --");
-        }
-        Ok(Request {
-            groups,
-            scope,
-            format: Format::of(self.json, self.separator.as_deref()),
-            aggr: self.aggr(),
-            metrics,
-        })
-    }
-
     /// Options that only make sense together, checked as perf does.
-    fn check_combinations(&self) -> anyhow::Result<()> {
+    pub fn check_combinations(&self) -> anyhow::Result<()> {
         let per_cpu = self.no_aggr || self.per_core || self.per_socket;
         if self.append && self.output.is_none() {
             bail!("--append appends to the file of -o: give -o FILE");
@@ -225,28 +206,13 @@ impl Args {
         Ok(())
     }
 
-    /// The aggregation the options ask for.
-    pub fn aggr(&self) -> Aggr {
-        if self.no_aggr {
-            Aggr::Cpu
-        } else if self.per_core {
-            Aggr::Core
-        } else if self.per_socket {
-            Aggr::Socket
-        } else if self.per_thread {
-            Aggr::Thread
-        } else {
-            Aggr::Global
-        }
-    }
-
     /// Counting on CPUs rather than tasks (`-a`, `-C`).
     pub fn system_wide(&self) -> bool {
         self.all_cpus || self.cpu.is_some()
     }
 
     /// The groups of every `-e`, or the default events one per group.
-    fn event_groups(&self) -> anyhow::Result<Vec<Vec<String>>> {
+    pub fn event_groups(&self) -> anyhow::Result<Vec<Vec<String>>> {
         let mut groups: Vec<Vec<String>> = Vec::new();
         for e in &self.events {
             if e.trim().is_empty() {

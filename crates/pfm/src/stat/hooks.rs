@@ -1,6 +1,7 @@
 //! `--pre` and `--post`: shell commands run before and after each run,
 //! with `/bin/sh -c` as perf runs them (`system(3)`).
 
+use super::exit;
 use std::process::Command;
 
 /// The shell that runs the commands.
@@ -44,7 +45,7 @@ pub fn run(what: &'static str, cmd: &str) -> Result<(), HookFailure> {
             format!("failed with exit status {c}"),
         )),
         (None, Some(s)) => Err(fail(
-            (super::run::EXIT_SIGNAL_BASE + (s & 0x7f)) as u8,
+            exit::killed_by(s),
             format!("was killed by signal {s}"),
         )),
         (None, None) => Err(fail(1, "failed".into())),

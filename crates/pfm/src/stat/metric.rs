@@ -1,43 +1,9 @@
-//! What an event counts (from its perf_events type and config) and the
-//! figure perf derives from it: CPUs utilized, rates per second, GHz,
-//! instructions per cycle, share of branches missed.
+//! The figure perf derives from an event's count and the others': CPUs
+//! utilized, rates per second, GHz, instructions per cycle, share of
+//! branches or cache accesses missed.
 
+use super::kind::Kind;
 use super::stats::EventStats;
-use pfmlib::{Library, Plm};
-
-/// `perf_event_attr.type` of the generic hardware events.
-const PERF_TYPE_HARDWARE: u32 = 0;
-/// `perf_event_attr.type` of the software events.
-const PERF_TYPE_SOFTWARE: u32 = 1;
-/// `perf_event_attr.type` of the generic cache events.
-const PERF_TYPE_HW_CACHE: u32 = 3;
-
-/// Software configs: the two clocks, then page faults, context switches,
-/// CPU migrations, minor and major faults (all counted per second).
-const SW_CPU_CLOCK: u64 = 0;
-const SW_TASK_CLOCK: u64 = 1;
-const SW_FIRST_RATE: u64 = 2;
-const SW_LAST_RATE: u64 = 6;
-
-/// Hardware configs with a derived metric.
-const HW_CPU_CYCLES: u64 = 0;
-const HW_INSTRUCTIONS: u64 = 1;
-const HW_CACHE_REFERENCES: u64 = 2;
-const HW_CACHE_MISSES: u64 = 3;
-const HW_BRANCH_INSTRUCTIONS: u64 = 4;
-const HW_BRANCH_MISSES: u64 = 5;
-
-/// Generic cache events (`cache | op << 8 | result << 16`) read accesses
-/// and misses, with what perf calls their misses' share.
-const CACHE_READS: [(u64, Kind, Kind); 5] = [
-    (0, Kind::L1dLoads, Kind::L1dLoadMisses),
-    (1, Kind::L1iLoads, Kind::L1iLoadMisses),
-    (2, Kind::LlcLoads, Kind::LlcLoadMisses),
-    (3, Kind::DtlbLoads, Kind::DtlbLoadMisses),
-    (4, Kind::ItlbLoads, Kind::ItlbLoadMisses),
-];
-/// The result field of a cache event's config: a miss.
-const CACHE_RESULT_MISS: u64 = 1 << 16;
 
 /// Misses over accesses, as perf words them: (misses, accesses, unit).
 const MISS_RATIOS: [(Kind, Kind, &str); 7] = [
@@ -88,83 +54,6 @@ pub const RATE_UNITS: [(f64, &str); 4] = [
 
 /// Nanoseconds in a second.
 const NS_PER_SEC: f64 = 1e9;
-
-/// What kind of count an event is, for units and derived metrics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// task-clock / cpu-clock: nanoseconds, printed as msec.
-    Clock,
-    /// Software event counted per second of task-clock.
-    SwRate,
-    /// CPU cycles.
-    Cycles,
-    /// Instructions retired.
-    Instructions,
-    /// Branch instructions.
-    Branches,
-    /// Mispredicted branches.
-    BranchMisses,
-    /// Cache references (last level, generic).
-    CacheRefs,
-    /// Cache misses (last level, generic).
-    CacheMisses,
-    /// L1 data cache loads.
-    L1dLoads,
-    /// L1 data cache load misses.
-    L1dLoadMisses,
-    /// L1 instruction cache loads.
-    L1iLoads,
-    /// L1 instruction cache load misses.
-    L1iLoadMisses,
-    /// Last-level cache loads.
-    LlcLoads,
-    /// Last-level cache load misses.
-    LlcLoadMisses,
-    /// Data TLB loads.
-    DtlbLoads,
-    /// Data TLB load misses.
-    DtlbLoadMisses,
-    /// Instruction TLB loads.
-    ItlbLoads,
-    /// Instruction TLB load misses.
-    ItlbLoadMisses,
-    /// Anything else: no derived metric.
-    Other,
-}
-
-/// The kind of `ev`, from its perf_events encoding.
-pub fn classify(lib: &Library, ev: &str) -> Kind {
-    // pfmlib's syntax or perf's (`task-clock:S`, `cycles:ppp`).
-    let Ok(p) = pfmlib_perf::perf_syntax::resolve_one(lib, ev, Plm::DEFAULT).map(|e| e.attr) else {
-        return Kind::Other;
-    };
-    match (p.type_, p.config) {
-        (PERF_TYPE_SOFTWARE, SW_CPU_CLOCK | SW_TASK_CLOCK) => Kind::Clock,
-        (PERF_TYPE_SOFTWARE, SW_FIRST_RATE..=SW_LAST_RATE) => Kind::SwRate,
-        (PERF_TYPE_HARDWARE, HW_CPU_CYCLES) => Kind::Cycles,
-        (PERF_TYPE_HARDWARE, HW_INSTRUCTIONS) => Kind::Instructions,
-        (PERF_TYPE_HARDWARE, HW_BRANCH_INSTRUCTIONS) => Kind::Branches,
-        (PERF_TYPE_HARDWARE, HW_BRANCH_MISSES) => Kind::BranchMisses,
-        (PERF_TYPE_HARDWARE, HW_CACHE_REFERENCES) => Kind::CacheRefs,
-        (PERF_TYPE_HARDWARE, HW_CACHE_MISSES) => Kind::CacheMisses,
-        (PERF_TYPE_HW_CACHE, c) => cache_kind(c),
-        _ => Kind::Other,
-    }
-}
-
-/// The kind of a generic cache event's config (read accesses and misses only).
-fn cache_kind(config: u64) -> Kind {
-    CACHE_READS
-        .iter()
-        .find(|(cache, ..)| config & !CACHE_RESULT_MISS == *cache)
-        .map_or(Kind::Other, |&(_, access, miss)| {
-            if config & CACHE_RESULT_MISS != 0 {
-                miss
-            } else {
-                access
-            }
-        })
-}
 
 /// A derived figure: `# value unit` after the count.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -233,6 +122,8 @@ fn rate(v: f64, clock_ns: f64) -> Option<Metric> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stat::kind::classify;
+    use pfmlib::Library;
 
     #[test]
     fn rates_pick_the_largest_unit() {
@@ -280,14 +171,5 @@ mod tests {
             derive(Kind::L1dLoads, 4e6, &all, 1e9).map(|m| m.unit),
             Some("M/sec")
         );
-    }
-
-    #[test]
-    fn kinds_from_the_perf_encoding() {
-        let lib = Library::global();
-        assert_eq!(classify(lib, "task-clock"), Kind::Clock);
-        assert_eq!(classify(lib, "cpu-clock"), Kind::Clock);
-        assert_eq!(classify(lib, "page-faults"), Kind::SwRate);
-        assert_eq!(classify(lib, "no-such-event"), Kind::Other);
     }
 }

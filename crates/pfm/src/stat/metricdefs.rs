@@ -3,7 +3,7 @@
 //! the counts, and only when both inputs were counted.
 
 use super::args::TASK_CLOCK_SYSTEM_WIDE;
-use super::metric::Kind;
+use super::kind::Kind;
 use super::stats::EventStats;
 use anyhow::bail;
 

@@ -1,22 +1,33 @@
 //! `pfm stat`: count events for a command, processes or CPUs, in the
 //! conventions of `perf stat`.
 //!
-//! - [`args`]: the arguments and their validation;
+//! Layers, each module importing only from the ones above it in this list:
+//! - [`args`]: the arguments, the default events, the format asked for,
+//!   checks among options; [`exit`]: exit statuses as a shell reports them;
 //! - [`scope`]: what is counted (command, `-p` pids, `-t` tids, `-a`, `-C`
 //!   CPUs, `-G` cgroup);
-//! - [`run`]: opening the counters, running the command, intervals,
-//!   repeats; [`hooks`]: `--pre` and `--post`;
-//! - [`aggr`]: one line per CPU, core, socket or thread;
-//! - [`stats`]: means, deviations, scaling; [`metric`]: derived figures;
-//!   [`metricdefs`]: the metrics of `-M`;
-//! - [`output`]: one record per event, laid out as text, CSV or JSON.
+//! - [`hooks`]: `--pre` and `--post`; [`run`]: opening the counters,
+//!   running the command, intervals, repeats, handing what it reads to a
+//!   [`run::Observer`];
+//! - [`aggr`]: one line per CPU, core, socket or thread; [`kind`]: what an
+//!   event counts; [`stats`]: means, deviations, scaling, per line;
+//! - [`metric`]: derived figures; [`metricdefs`]: the metrics of `-M`;
+//!   [`request`]: the arguments validated into what is counted and how;
+//! - [`output`]: the report; one record per event (`output/record.rs`),
+//!   laid out by one module per format (text, CSV, JSON).
+//!
+//! This file wires them: the request, the counting, and the [`Counts`]
+//! (the observer) that keeps each line's tally and prints it.
 
 mod aggr;
 mod args;
+mod exit;
 mod hooks;
+mod kind;
 mod metric;
 mod metricdefs;
 mod output;
+mod request;
 mod run;
 mod scope;
 mod stats;
@@ -25,41 +36,44 @@ pub use args::Args;
 
 use output::{Report, Style};
 use pfmlib::Library;
+use pfmlib_perf::CounterSet;
+use request::Request;
+use run::{PerUnit, RunEnd};
 use stats::{EventStats, Line};
 use std::process::ExitCode;
 use std::time::Duration;
 
 /// Counts as the arguments ask; the exit status is the command's.
 pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
-    let mut req = a.validate()?;
+    let mut req = Request::of(&a)?;
     // perf's tracepoint globs (`syscalls:sys_enter_get*`) become one event each.
     req.groups = pfmlib_perf::perf_syntax::expand_groups(lib.host(), &req.groups)?;
     let style = Style {
-        thousands: (req.format == output::Format::Text && !a.no_big_num)
+        thousands: (req.format == args::Format::Text && !a.no_big_num)
             .then(pfmlib_perf::thousands_separator)
             .filter(|s| !s.is_empty()),
         cgroup: a.cgroup.clone(),
         metrics: req.metrics.clone(),
     };
-    let mut report = Report::open(&a, req.format.clone(), style)?;
-    let counting = run::Counting::new(
-        lib,
-        &req.groups,
-        &req.scope,
-        &a.command,
-        a.verbose,
-        plan(&a),
-    );
+    let report = Report::open(&a, req.format.clone(), style)?;
+    let counting = run::Counting::new(lib, &req.groups, &req.scope, &a.command, plan(&a));
     let events: Vec<EventStats> = req
         .groups
         .iter()
         .flatten()
-        .map(|n| EventStats::new(n.clone(), metric::classify(lib, n)))
+        .map(|n| EventStats::new(n.clone(), kind::classify(lib, n)))
         .collect();
     let buckets = aggr::buckets(lib, req.aggr, &req.scope.units());
-    let mut lines = Line::of(buckets, &events);
     let title = a.title();
-    let outcome = counting.repeat(a.repeat, &mut lines, &mut report, &title)?;
+    let mut counts = Counts {
+        lines: Line::of(buckets, &events),
+        report,
+        forever: a.repeat == 0,
+        title: &title,
+        verbose: a.verbose,
+        quiet: a.quiet,
+    };
+    let outcome = counting.repeat(a.repeat, &mut counts)?;
     let post_failed = match outcome {
         run::Outcome::SpawnFailed { code, message } | run::Outcome::PreFailed { code, message } => {
             if !a.quiet {
@@ -69,10 +83,11 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         }
         run::Outcome::Finished(post) => post,
     };
+    let Counts { lines, report, .. } = &mut counts;
     if a.repeat != 0 && a.interval.is_none() {
         // The command's user and system times, when it alone was counted.
         let workload = req.scope == pfmlib_perf::Scope::Workload;
-        report.finish(&lines, &title, workload)?;
+        report.finish(lines, &title, workload)?;
     }
     let command = lines.first().map_or(0, |l| l.tally.exit_code());
     let status = exit_status(command, counting.stop_signal());
@@ -80,6 +95,66 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         Some(code) if status == 0 => code,
         _ => status,
     }))
+}
+
+/// Each line's counts and the report they are printed to: what the
+/// counting hands its runs and intervals to.
+struct Counts<'a> {
+    lines: Vec<Line>,
+    report: Report,
+    /// `-r 0`: each run printed after it, then forgotten.
+    forever: bool,
+    /// What the report's title names.
+    title: &'a str,
+    /// `-v`: say why each event could not be opened.
+    verbose: bool,
+    /// `-q`: no messages.
+    quiet: bool,
+}
+
+impl run::Observer for Counts<'_> {
+    fn opened(&mut self, set: &CounterSet) {
+        for (n, line) in self.lines.iter_mut().enumerate() {
+            for e in line.tally.note_open(set) {
+                // An unschedulable group is said even without -v.
+                let loud =
+                    self.verbose || matches!(e, pfmlib_perf::Error::GroupUnschedulable { .. });
+                if n == 0 && loud && !self.quiet {
+                    warn!("pfm stat: {e}");
+                }
+            }
+        }
+    }
+
+    fn interval(
+        &mut self,
+        ts: Duration,
+        now: &PerUnit,
+        before: &PerUnit,
+        end: RunEnd,
+    ) -> anyhow::Result<()> {
+        let delta = aggr::delta(now, before);
+        for line in self.lines.iter_mut() {
+            line.tally.reset();
+            let r = line.readings(&delta);
+            line.tally.add_run(&r, end);
+        }
+        self.report.interval(ts, &self.lines)?;
+        Ok(())
+    }
+
+    fn finished(&mut self, run_no: u32, per_unit: &PerUnit, end: RunEnd) -> anyhow::Result<()> {
+        for line in self.lines.iter_mut() {
+            let r = line.readings(per_unit);
+            line.tally.add_run(&r, end);
+        }
+        self.report.after_run(run_no, &self.lines, end.elapsed)?;
+        if self.forever {
+            self.report.each_run(&self.lines, self.title)?;
+            self.lines.iter_mut().for_each(|l| l.tally.reset());
+        }
+        Ok(())
+    }
 }
 
 /// The timing and process options of one run.
@@ -102,7 +177,7 @@ fn plan(a: &Args) -> run::Plan {
 /// would report pfm killed by it.
 fn exit_status(command: u8, stop: Option<i32>) -> u8 {
     match stop {
-        Some(sig) if command == 0 => (run::EXIT_SIGNAL_BASE + (sig & 0x7f)) as u8,
+        Some(sig) if command == 0 => exit::killed_by(sig),
         _ => command,
     }
 }

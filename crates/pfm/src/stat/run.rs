@@ -1,22 +1,41 @@
 //! Counting: opening the counters, running the command (held before its
 //! exec while its counters open, as perf does) or waiting for Ctrl-C or the
-//! processes' end, printing intervals, and repeating.
+//! processes' end, timing intervals, and repeating. What is read goes to an
+//! [`Observer`], which keeps the counts and prints them.
 
+use super::exit::status_code;
 use super::hooks;
-use super::output::Report;
 use super::scope;
-use super::stats::{EventStats, Line};
 use anyhow::{bail, Context};
 use pfmlib::Library;
 use pfmlib_perf::{ChildExit, CounterSet, HeldChild, Interrupt, Options, Reading, Scope};
 use std::time::{Duration, Instant};
 
-/// A command ended by signal N exits with this plus N, as a shell reports it.
-pub const EXIT_SIGNAL_BASE: i32 = 128;
 /// How often the processes of `-p` are checked while counting without a command.
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
-/// Appended to an event that could only count user level.
-const USER_ONLY_SUFFIX: &str = ":u";
+
+/// Readings of every event (inner) on every unit of the scope (outer):
+/// thread or CPU; `None` where an event is not open.
+pub type PerUnit = Vec<Vec<Option<Reading>>>;
+
+/// What the counting hands over as it goes, to be counted and printed.
+pub trait Observer {
+    /// A run's counters are open, its command not yet let go: `set` says
+    /// which events could not be opened and which count user level only.
+    fn opened(&mut self, set: &CounterSet);
+    /// An interval of `-I` ended `ts` after counting started: the readings
+    /// now and at the previous interval (empty at the first); `end` spans
+    /// the interval.
+    fn interval(
+        &mut self,
+        ts: Duration,
+        now: &PerUnit,
+        before: &PerUnit,
+        end: RunEnd,
+    ) -> anyhow::Result<()>;
+    /// Run `run_no` (from 1) ended, without `-I`: its readings and how it ended.
+    fn finished(&mut self, run_no: u32, per_unit: &PerUnit, end: RunEnd) -> anyhow::Result<()>;
+}
 
 /// How one run ended.
 #[derive(Debug, Clone, Copy)]
@@ -79,7 +98,6 @@ pub struct Counting<'a> {
     groups: &'a [Vec<String>],
     scope: &'a Scope,
     command: &'a [std::ffi::OsString],
-    verbose: bool,
     opts: Options,
     interrupt: Option<Interrupt>,
     plan: Plan,
@@ -95,7 +113,7 @@ struct Started {
 
 /// One run's result.
 enum RunResult {
-    Done(RunEnd),
+    Done,
     SpawnFailed(u8, String),
 }
 
@@ -108,7 +126,7 @@ struct Waiting {
     next_tick: Option<Instant>,
     last_tick: Instant,
     ticks: u64,
-    prev: Vec<Vec<Option<Reading>>>,
+    prev: PerUnit,
 }
 
 impl<'a> Counting<'a> {
@@ -119,7 +137,6 @@ impl<'a> Counting<'a> {
         groups: &'a [Vec<String>],
         scope: &'a Scope,
         command: &'a [std::ffi::OsString],
-        verbose: bool,
         plan: Plan,
     ) -> Counting<'a> {
         Counting {
@@ -127,7 +144,6 @@ impl<'a> Counting<'a> {
             groups,
             scope,
             command,
-            verbose,
             opts: Options::default().user_only_fallback(true).user_page(false),
             interrupt: Interrupt::install().ok(),
             plan,
@@ -138,15 +154,9 @@ impl<'a> Counting<'a> {
         self.interrupt.is_some_and(|i| i.received())
     }
 
-    /// Runs up to `repeat` times (Ctrl-C ends after the current run), adds
-    /// each run to `lines` and hands it to `report`.
-    pub fn repeat(
-        &self,
-        repeat: u32,
-        lines: &mut [Line],
-        report: &mut Report,
-        title: &str,
-    ) -> anyhow::Result<Outcome> {
+    /// Runs up to `repeat` times (Ctrl-C ends after the current run),
+    /// handing each run (or interval) to `obs`.
+    pub fn repeat(&self, repeat: u32, obs: &mut dyn Observer) -> anyhow::Result<Outcome> {
         let forever = repeat == 0;
         let mut run_no = 0;
         while forever || run_no < repeat {
@@ -159,18 +169,8 @@ impl<'a> Counting<'a> {
                     });
                 }
             }
-            let end = match self.one_run(lines, report)? {
-                RunResult::Done(end) => end,
-                RunResult::SpawnFailed(code, message) => {
-                    return Ok(Outcome::SpawnFailed { code, message })
-                }
-            };
-            if self.plan.interval.is_none() {
-                report.after_run(run_no, lines, end.elapsed)?;
-                if forever {
-                    report.each_run(lines, title)?;
-                    lines.iter_mut().for_each(|l| l.tally.reset());
-                }
+            if let RunResult::SpawnFailed(code, message) = self.one_run(run_no, obs)? {
+                return Ok(Outcome::SpawnFailed { code, message });
             }
             if let Some(cmd) = &self.plan.post {
                 if let Err(f) = hooks::run("--post", cmd) {
@@ -192,25 +192,6 @@ impl<'a> Counting<'a> {
         self.interrupt.and_then(|i| i.signal())
     }
 
-    /// Marks the events that could not be opened (saying why when asked, or
-    /// when a group cannot be scheduled) and the ones counting user level only.
-    fn note_errors(&self, set: &CounterSet, events: &mut [EventStats], say: bool) {
-        for (i, st) in events.iter_mut().enumerate() {
-            if let Some(e) = set.error(i) {
-                if st.unsupported.is_none() {
-                    let loud =
-                        self.verbose || matches!(e, pfmlib_perf::Error::GroupUnschedulable { .. });
-                    if say && loud && !self.plan.quiet {
-                        warn!("pfm stat: {e}");
-                    }
-                    st.unsupported = Some(e.to_string());
-                }
-            } else if set.user_only(i) && !st.name.ends_with(USER_ONLY_SUFFIX) {
-                st.name.push_str(USER_ONLY_SUFFIX);
-            }
-        }
-    }
-
     /// Opens the counters; errors other than "not supported" (permissions,
     /// paranoid, bad event strings, missing processes) stop everything, as in perf.
     fn open_set(&self, scope: &Scope) -> anyhow::Result<CounterSet> {
@@ -228,7 +209,7 @@ impl<'a> Counting<'a> {
     /// Starts the command held before its exec, opens the counters (on it
     /// for a workload: inherited unless `-i`, from its exec unless `-D`),
     /// then lets it run.
-    fn start(&self, lines: &mut [Line]) -> anyhow::Result<Result<Started, RunResult>> {
+    fn start(&self, obs: &mut dyn Observer) -> anyhow::Result<Result<Started, RunResult>> {
         let mut child = match self.command.is_empty() {
             true => None,
             false => match HeldChild::spawn(self.command) {
@@ -246,9 +227,7 @@ impl<'a> Counting<'a> {
             (s, _) => s.clone(),
         };
         let set = self.open_set(&scope)?;
-        for (n, line) in lines.iter_mut().enumerate() {
-            self.note_errors(&set, &mut line.tally.events, n == 0);
-        }
+        obs.opened(&set);
         let at_exec = at_exec
             && matches!(
                 scope,
@@ -273,8 +252,9 @@ impl<'a> Counting<'a> {
         }))
     }
 
-    fn one_run(&self, lines: &mut [Line], report: &mut Report) -> anyhow::Result<RunResult> {
-        let st = match self.start(lines)? {
+    /// Run `run_no`: starts it, waits for its end, hands its counts over.
+    fn one_run(&self, run_no: u32, obs: &mut dyn Observer) -> anyhow::Result<RunResult> {
+        let st = match self.start(obs)? {
             Ok(st) => st,
             Err(failed) => return Ok(failed),
         };
@@ -297,7 +277,7 @@ impl<'a> Counting<'a> {
         if st.at_exec || delay == 0 {
             self.enable(&st, &mut w, st.t_start)?;
         }
-        let exit = self.wait(&st, &mut w, lines, report)?;
+        let exit = self.wait(&st, &mut w, obs)?;
         let end_time = Instant::now();
         st.set.disable().context("disabling the counters")?;
         let per_unit = st.set.read_units().context("reading the counters")?;
@@ -308,15 +288,11 @@ impl<'a> Counting<'a> {
         };
         let more = self.plan.interval_count.is_none_or(|n| w.ticks < n);
         if self.plan.interval.is_some() && w.enabled && more {
-            self.print_interval(&mut w, lines, report, per_unit, end_time)?;
+            self.interval(&mut w, obs, per_unit, end_time)?;
         } else if self.plan.interval.is_none() {
-            let end = run_end(elapsed, exit);
-            for line in lines.iter_mut() {
-                let r = line.readings(&per_unit);
-                line.tally.add_run(&r, end);
-            }
+            obs.finished(run_no, &per_unit, run_end(elapsed, exit))?;
         }
-        Ok(RunResult::Done(run_end(elapsed, exit)))
+        Ok(RunResult::Done)
     }
 
     /// Starts counting now (`-D` elapsed, or at once).
@@ -339,8 +315,7 @@ impl<'a> Counting<'a> {
         &self,
         st: &Started,
         w: &mut Waiting,
-        lines: &mut [Line],
-        report: &mut Report,
+        obs: &mut dyn Observer,
     ) -> anyhow::Result<Option<ChildExit>> {
         // The command gets a stop signal once, not at every tick.
         let mut child_wait = match st.pid {
@@ -393,7 +368,7 @@ impl<'a> Counting<'a> {
             }
             if w.next_tick.is_some_and(|t| now >= t) {
                 let per_unit = st.set.read_units().context("reading the counters")?;
-                self.print_interval(w, lines, report, per_unit, now)?;
+                self.interval(w, obs, per_unit, now)?;
                 if self.plan.interval_count.is_some_and(|n| w.ticks >= n) {
                     w.next_tick = None;
                     if st.pid.is_none() {
@@ -404,25 +379,17 @@ impl<'a> Counting<'a> {
         }
     }
 
-    /// Prints the counts since the last interval, stamped with the time
-    /// since counting started.
-    fn print_interval(
+    /// Hands over an interval: the readings `now` and at the last one,
+    /// stamped with the time since counting started.
+    fn interval(
         &self,
         w: &mut Waiting,
-        lines: &mut [Line],
-        report: &mut Report,
-        per_unit: Vec<Vec<Option<Reading>>>,
+        obs: &mut dyn Observer,
+        per_unit: PerUnit,
         now: Instant,
     ) -> anyhow::Result<()> {
-        let delta = super::aggr::delta(&per_unit, &w.prev);
-        let len = now - w.last_tick;
-        let end = run_end(len, None);
-        for line in lines.iter_mut() {
-            line.tally.reset();
-            let r = line.readings(&delta);
-            line.tally.add_run(&r, end);
-        }
-        report.interval(now - w.t0, lines)?;
+        let end = run_end(now - w.last_tick, None);
+        obs.interval(now - w.t0, &per_unit, &w.prev, end)?;
         w.prev = per_unit;
         w.last_tick = now;
         w.ticks += 1;
@@ -478,29 +445,4 @@ pub fn signal_description(sig: i32) -> String {
         .iter()
         .find(|(s, _)| *s == sig)
         .map_or_else(|| format!("Signal {sig}"), |(_, d)| d.to_string())
-}
-
-/// The exit status as a shell reports it: the code, or 128 + the signal.
-fn status_code(st: std::process::ExitStatus) -> u8 {
-    use std::os::unix::process::ExitStatusExt;
-    if let Some(c) = st.code() {
-        return (c & 0xff) as u8;
-    }
-    match st.signal() {
-        Some(s) => (EXIT_SIGNAL_BASE + (s & 0x7f)) as u8,
-        None => 1,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::unix::process::ExitStatusExt;
-
-    #[test]
-    fn statuses_as_a_shell_reports_them() {
-        assert_eq!(status_code(std::process::ExitStatus::from_raw(3 << 8)), 3);
-        // Killed by SIGKILL (9).
-        assert_eq!(status_code(std::process::ExitStatus::from_raw(9)), 137);
-    }
 }

@@ -3,15 +3,18 @@
 //! counter ran, and the scaling of clocks to milliseconds.
 
 use super::aggr::{self, Bucket, Label};
-use super::metric::Kind;
+use super::kind::Kind;
 use super::run::RunEnd;
-use pfmlib_perf::Reading;
+use pfmlib_perf::{CounterSet, Reading};
 
 /// Nanoseconds in a millisecond: clocks count nanoseconds, perf prints msec.
 pub const NS_PER_MSEC: f64 = 1e6;
 
 /// The unit perf prints for clocks.
 pub const UNIT_MSEC: &str = "msec";
+
+/// Appended to an event that could only count user level.
+const USER_ONLY_SUFFIX: &str = ":u";
 
 /// Running mean and variance (Welford).
 #[derive(Debug, Clone, Copy, Default)]
@@ -175,6 +178,24 @@ impl Tally {
         self.readings = readings.to_vec();
     }
 
+    /// Notes how a run's counters opened: an event that could not be opened
+    /// is marked with why (its error returned the first time, for the caller
+    /// to report), one that counts user level only gets `:u` appended.
+    pub fn note_open<'s>(&mut self, set: &'s CounterSet) -> Vec<&'s pfmlib_perf::Error> {
+        let mut first = Vec::new();
+        for (i, st) in self.events.iter_mut().enumerate() {
+            if let Some(e) = set.error(i) {
+                if st.unsupported.is_none() {
+                    st.unsupported = Some(e.to_string());
+                    first.push(e);
+                }
+            } else if set.user_only(i) && !st.name.ends_with(USER_ONLY_SUFFIX) {
+                st.name.push_str(USER_ONLY_SUFFIX);
+            }
+        }
+        first
+    }
+
     /// Forgets the counts (not the events, their kinds or why some could
     /// not be opened), for the next run of `-r 0`.
     pub fn reset(&mut self) {
@@ -249,17 +270,9 @@ mod tests {
     #[test]
     fn runs_that_never_ran_stay_out_of_the_mean() {
         let mut e = EventStats::new("cycles".into(), Kind::Cycles);
-        e.add(&Reading {
-            value: 0,
-            time_enabled: 10,
-            time_running: 0,
-        });
+        e.add(&Reading::new(0, 10, 0));
         assert!(!e.counted());
-        e.add(&Reading {
-            value: 50,
-            time_enabled: 100,
-            time_running: 25,
-        });
+        e.add(&Reading::new(50, 100, 25));
         assert!(e.counted());
         assert_eq!(e.value.mean, 200.0);
         assert_eq!(e.pct_running(), 25.0);

@@ -31,14 +31,13 @@
 //! `{a,b}:u`, commas inside `pmu/.../`); [`expand_groups`] turns tracepoint
 //! globs into one name per tracepoint before counting.
 
-mod error;
 pub mod generic;
 mod modifiers;
 mod raw;
 pub mod sysfs_pmu;
 pub mod tracepoint;
 
-pub use error::SyntaxError;
+pub use crate::syntax_error::SyntaxError;
 pub use generic::Tool;
 pub use modifiers::{split_suffix, Modifiers, MAX_PRECISE};
 pub use raw::{raw_config, PERF_TYPE_RAW};
@@ -118,13 +117,9 @@ impl PerfEvent {
 /// The attributes of an event of `type_`/`config` at the levels of `plm`
 /// (the hypervisor follows perf's default: counted).
 fn base_attr(type_: u32, config: u64, plm: Plm) -> PerfAttr {
-    PerfAttr {
-        type_,
-        config,
-        exclude_user: !plm.contains(Plm::PLM3),
-        exclude_kernel: !plm.contains(Plm::PLM0),
-        ..PerfAttr::default()
-    }
+    PerfAttr::new(type_, config)
+        .exclude_user(!plm.contains(Plm::PLM3))
+        .exclude_kernel(!plm.contains(Plm::PLM0))
 }
 
 fn syntax_err(event: &str, error: SyntaxError) -> Error {

@@ -1,7 +1,7 @@
 //! perf's modifier suffixes (`:u`, `:k`, `:ppp`, `:G`, `:D`, ...) and the
 //! `perf_event_attr` bits they set.
 
-use super::SyntaxError;
+use crate::syntax_error::SyntaxError;
 use pfmlib::PerfAttr;
 
 /// The most `p` a modifier may ask for (`precise_ip` is two bits).
@@ -156,10 +156,7 @@ mod tests {
         let h = attr("h");
         assert!(h.exclude_user && h.exclude_kernel && !h.exclude_hv);
         // A previous limit is replaced, not added to.
-        let mut a = PerfAttr {
-            exclude_user: true,
-            ..PerfAttr::default()
-        };
+        let mut a = PerfAttr::default().exclude_user(true);
         Modifiers::parse("u").unwrap().apply(&mut a);
         assert!(!a.exclude_user && a.exclude_kernel);
     }

@@ -1,7 +1,7 @@
 //! Kernel PMUs by their sysfs description: `pmu/term=value,.../` and
 //! `pmu/alias/`, from `/sys/bus/event_source/devices/<pmu>/{type,format,events}`.
 
-use super::SyntaxError;
+use crate::syntax_error::SyntaxError;
 use pfmlib::Host;
 
 /// Where the kernel lists its perf_events PMUs.

@@ -1,7 +1,7 @@
 //! Tracepoints `subsystem:event` from tracefs (`events/<subsystem>/<event>/id`),
 //! with shell-style globs in either part as perf accepts them.
 
-use super::SyntaxError;
+use crate::syntax_error::SyntaxError;
 use pfmlib::Host;
 
 /// Where tracefs is looked for, in order: its own mount, then under debugfs.

@@ -22,9 +22,10 @@ use scan::{c_strtoull_bytes, layout, push_quoted, scan_token, split_attr};
 /// Longest piece of user input quoted whole in a message.
 const QUOTE_MAX: usize = 120;
 
-/// `s` quoted for a message (`{s:?}`), cut after [`QUOTE_MAX`] bytes with
-/// its length said: a megabyte of input does not make a megabyte of message.
-pub(crate) fn quoted(s: &str) -> String {
+/// `s` quoted for a message (`{s:?}`), cut after 120 bytes with its length
+/// said: a megabyte of input does not make a megabyte of message. pfmlib's
+/// errors quote user input this way; programs can quote theirs alike.
+pub fn quoted(s: &str) -> String {
     if s.len() <= QUOTE_MAX {
         return format!("{s:?}");
     }
@@ -95,7 +96,7 @@ pub(crate) fn resolve<'a>(
 /// The PMU a `pmu::` prefix names, if events may be encoded for it here.
 fn prefixed_pmu(ctx: &Ctx, name: &str, input: &str) -> Result<PmuDesc> {
     let pmu = PmuDesc::by_name(name)
-        .filter(|&p| ctx.is_visible(p))
+        .filter(|&p| ctx.is_prefixable(p))
         .ok_or_else(|| {
             Error::new(
                 ErrorKind::NotFound,
@@ -242,7 +243,7 @@ fn sanitize(d: &mut Desc) -> Result<()> {
 }
 
 /// The name of an attribute, for messages.
-fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
+pub(crate) fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
     match a {
         AttrRef::Umask(i) => d.umask(i).name(),
         AttrRef::Mod(id) => engine(d.pmu)

@@ -3,11 +3,11 @@
 
 use crate::model::Vendor;
 use raw_cpuid::{CpuId, CpuIdReader};
-use serde::Serialize;
 
 /// CPUID leaf 0xA (architectural performance monitoring), raw registers,
 /// decoded here once with libpfm4's reading of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ArchPerfmon {
     /// EAX: version (7:0), generic counters (15:8), counter width (23:16), EBX length (31:24).
     pub eax: u32,

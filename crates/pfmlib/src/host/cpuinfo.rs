@@ -17,12 +17,12 @@
 //! must be "found" for any Arm PMU to be detected; only the first two decide
 //! which.
 
-use super::Arch;
-use serde::Serialize;
+use super::arch::Arch;
 
 /// What libpfm4 knows of an Arm CPU: the three `/proc/cpuinfo` values it
 /// reads, as it reads them (`strtol(.., 16)` stored in a C `int`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ArmCpuId {
     /// `CPU implementer` (0x41 Arm, 0x43 Cavium, 0x48 HiSilicon, ...).
     pub implementer: i32,

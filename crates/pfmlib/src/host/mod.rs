@@ -4,17 +4,18 @@
 //! sources tests can replace: any [`CpuIdReader`] (a recorded dump) and a
 //! root directory or in-memory files for `/sys` and `/proc`.
 
+mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
 
+pub use arch::Arch;
 pub use cpu::ArchPerfmon;
 pub use cpuinfo::ArmCpuId;
 pub use raw_cpuid::{CpuIdReader, CpuIdResult};
 
 use crate::model::Vendor;
 use facts::Facts;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -22,36 +23,6 @@ use std::sync::Arc;
 pub(crate) const EVENT_SOURCES: &str = "/sys/bus/event_source/devices";
 /// Where Arm CPUs are identified (as libpfm4 does).
 const CPUINFO: &str = "/proc/cpuinfo";
-
-/// The processor architecture of a host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Arch {
-    /// x86 (32 or 64 bits).
-    X86,
-    /// 64-bit Arm.
-    Aarch64,
-    /// 32-bit Arm.
-    Arm,
-    /// Anything else.
-    Other,
-}
-
-impl Arch {
-    /// The architecture this program was built for.
-    pub fn native() -> Arch {
-        if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
-            Arch::X86
-        } else if cfg!(target_arch = "aarch64") {
-            Arch::Aarch64
-        } else if cfg!(target_arch = "arm") {
-            Arch::Arm
-        } else {
-            Arch::Other
-        }
-    }
-}
 
 /// What pfmlib knows about the machine it answers for.
 ///
@@ -63,7 +34,8 @@ impl Arch {
 /// let lib = pfmlib::Library::with_host(nehalem);
 /// assert!(lib.pmu("nhm").unwrap().info().is_present);
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Host {
     /// Processor architecture.
@@ -92,7 +64,7 @@ pub struct Host {
     pub perf_events: bool,
     /// `/proc/sys/kernel/perf_event_paranoid`, when readable.
     pub perf_event_paranoid: Option<i32>,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     facts: Facts,
 }
 

@@ -1,8 +1,8 @@
 //! [`Pmu`] and [`Event`]: copyable handles over the static tables, tied to
 //! the library that answers for a host.
 
-use super::Library;
 use crate::attrs::{self, AttrEntry};
+use crate::ctx::Ctx;
 use crate::model::{AttrInfo, EventInfo, Os, Plm, PmuInfo};
 use crate::os::event_index;
 use crate::pmu::engine;
@@ -12,13 +12,13 @@ use std::ffi::CStr;
 /// A PMU model.
 #[derive(Debug, Clone, Copy)]
 pub struct Pmu<'a> {
-    lib: &'a Library,
+    ctx: &'a Ctx,
     pub(crate) desc: PmuDesc,
 }
 
 impl<'a> Pmu<'a> {
-    pub(crate) fn new(lib: &'a Library, desc: PmuDesc) -> Pmu<'a> {
-        Pmu { lib, desc }
+    pub(crate) fn new(ctx: &'a Ctx, desc: PmuDesc) -> Pmu<'a> {
+        Pmu { ctx, desc }
     }
 
     /// Short name (`nhm`).
@@ -29,12 +29,12 @@ impl<'a> Pmu<'a> {
     /// Is the PMU present (active) on the library's host? Cheaper than
     /// [`Pmu::info`]`.is_present`.
     pub fn is_present(&self) -> bool {
-        self.lib.ctx().is_active(self.desc)
+        self.ctx.is_active(self.desc)
     }
 
     /// PMU information.
     pub fn info(&self) -> PmuInfo {
-        let ctx = self.lib.ctx();
+        let ctx = self.ctx;
         let (num_cntrs, num_fixed_cntrs) = engine(self.desc).counters(ctx, self.desc);
         PmuInfo {
             name: self.desc.name(),
@@ -59,7 +59,7 @@ impl<'a> Pmu<'a> {
     /// assert!(n > 1000);
     /// ```
     pub fn events(self) -> impl Iterator<Item = Event<'a>> + 'a {
-        let (ctx, e) = (self.lib.ctx(), engine(self.desc));
+        let (ctx, e) = (self.ctx, engine(self.desc));
         self.desc
             .events()
             .filter(move |&ev| e.event_available(ctx, self.desc, ev))
@@ -68,7 +68,7 @@ impl<'a> Pmu<'a> {
 
     /// An event of this PMU by name, ignoring case.
     pub fn event(&self, name: &str) -> Option<Event<'a>> {
-        crate::event::find_event_in(self.lib.ctx(), self.desc, name).map(|ev| Event::new(*self, ev))
+        crate::event::find_event_in(self.ctx, self.desc, name).map(|ev| Event::new(*self, ev))
     }
 
     /// libpfm4's PMU id (`pfm_pmu_t`), without computing the rest of [`Pmu::info`].
@@ -94,7 +94,7 @@ impl<'a> Pmu<'a> {
 
     /// Is this PMU active here: detected on the host, or forced?
     pub fn is_active(&self) -> bool {
-        self.lib.ctx().is_active(self.desc)
+        self.ctx.is_active(self.desc)
     }
 
     /// The first event of this PMU available here, in table order (the
@@ -105,7 +105,7 @@ impl<'a> Pmu<'a> {
 
     /// The first available event at table position `local` or after it.
     fn event_from(self, local: usize) -> Option<Event<'a>> {
-        let (ctx, e) = (self.lib.ctx(), engine(self.desc));
+        let (ctx, e) = (self.ctx, engine(self.desc));
         (local..self.desc.nevents())
             .map(|i| self.desc.event(i))
             .find(|&ev| e.event_available(ctx, self.desc, ev))
@@ -120,7 +120,7 @@ impl<'a> Pmu<'a> {
         if local >= self.desc.nevents() {
             return None;
         }
-        let (ctx, e) = (self.lib.ctx(), engine(self.desc));
+        let (ctx, e) = (self.ctx, engine(self.desc));
         let there = |ev: &EventDesc| e.event_available(ctx, self.desc, *ev);
         let at = |ev: &EventDesc| e.event_index(ctx, self.desc, *ev) == local;
         let ev = self.desc.event(local);
@@ -179,7 +179,7 @@ impl<'a> Event<'a> {
             code: self.desc.code(),
             pmu: p.name(),
             idx: self.idx(),
-            nattrs: attrs::count(self.pmu.lib.ctx(), p, self.desc, os),
+            nattrs: attrs::count(self.pmu.ctx, p, self.desc, os),
             is_precise: flags.precise,
             speculation: flags.spec,
             support_hw_smpl: flags.hw_smpl,
@@ -188,7 +188,7 @@ impl<'a> Event<'a> {
 
     /// The attributes (unit masks, then modifiers) the event takes with `os`.
     pub fn attrs(&self, os: Os) -> Vec<AttrInfo> {
-        attrs::list(self.pmu.lib.ctx(), self.pmu.desc, self.desc, os)
+        attrs::list(self.pmu.ctx, self.pmu.desc, self.desc, os)
             .iter()
             .enumerate()
             .map(|(i, a)| attr_info(a, i))
@@ -206,7 +206,7 @@ impl<'a> Event<'a> {
     /// assert!(ev.attr(Os::PerfEventExt, all.len()).is_none());
     /// ```
     pub fn attr(&self, os: Os, i: usize) -> Option<AttrInfo> {
-        let (ctx, p, ev) = (self.pmu.lib.ctx(), self.pmu.desc, self.desc);
+        let (ctx, p, ev) = (self.pmu.ctx, self.pmu.desc, self.desc);
         let e = engine(p);
         let variant = p.variant_bit();
         let mut k = i;
@@ -230,10 +230,7 @@ impl<'a> Event<'a> {
     /// computing the rest of [`Event::info`].
     pub fn idx(&self) -> u32 {
         let p = self.pmu.desc;
-        event_index(
-            p.id(),
-            engine(p).event_index(self.pmu.lib.ctx(), p, self.desc),
-        )
+        event_index(p.id(), engine(p).event_index(self.pmu.ctx, p, self.desc))
     }
 
     /// The next event of the same PMU available here, in table order
@@ -276,12 +273,6 @@ impl<'a> Event<'a> {
             return Some(false);
         };
         Some(ub.is_none_or(|b| um.flags() >> b & 1 == 0))
-    }
-
-    /// The IA-64 per-event queries, for events of the `itanium`, `itanium2`
-    /// and `montecito` PMUs (`None` elsewhere).
-    pub fn ia64(&self) -> Option<crate::ia64::Ia64Event<'a>> {
-        crate::ia64::Ia64Event::new(*self)
     }
 
     /// Counters the event may use: bit n is generic counter n, bit 32+n fixed

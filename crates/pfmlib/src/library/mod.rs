@@ -20,8 +20,7 @@ use crate::kernel::perf_attr as pa;
 use crate::model::{Os, Plm};
 use crate::os::{self, Encoding};
 use crate::pmu::engine;
-use crate::tables::{pool_cstr, pool_nul_terminated, PmuDesc, EVENT_INDEX_SHIFT};
-use std::ffi::CStr;
+use crate::tables::{PmuDesc, EVENT_INDEX_SHIFT};
 use std::sync::OnceLock;
 
 /// The set of PMUs pfmlib knows, with those active on a given host.
@@ -68,6 +67,7 @@ impl Library {
                 &visible,
                 active,
                 options.encode_inactive,
+                options.encode_left_out,
                 forced,
                 options.force_pmu.is_some(),
             ),
@@ -90,19 +90,19 @@ impl Library {
     pub fn pmus(&self) -> impl Iterator<Item = Pmu<'_>> {
         PmuDesc::all()
             .filter(move |&d| self.ctx.is_visible(d))
-            .map(move |d| Pmu::new(self, d))
+            .map(move |d| Pmu::new(&self.ctx, d))
     }
 
     /// The PMUs active on the host, in the order unprefixed names are looked up.
     pub fn active_pmus(&self) -> impl Iterator<Item = Pmu<'_>> {
-        self.ctx.active.iter().map(move |&d| Pmu::new(self, d))
+        self.ctx.active.iter().map(move |&d| Pmu::new(&self.ctx, d))
     }
 
     /// A PMU by name, ignoring case.
     pub fn pmu(&self, name: &str) -> Option<Pmu<'_>> {
         PmuDesc::by_name(name)
             .filter(|&d| self.ctx.is_visible(d))
-            .map(|d| Pmu::new(self, d))
+            .map(|d| Pmu::new(&self.ctx, d))
     }
 
     /// Looks an event up by name (`[pmu::]EVENT`, attributes ignored).
@@ -114,7 +114,7 @@ impl Library {
     /// ```
     pub fn find_event(&self, s: &str) -> Result<Event<'_>> {
         let (pmu, ev) = lookup_event(&self.ctx, s)?;
-        Ok(Event::new(Pmu::new(self, pmu), ev))
+        Ok(Event::new(Pmu::new(&self.ctx, pmu), ev))
     }
 
     /// Encodes an event string for an OS layer with default privilege levels `plm`.
@@ -140,7 +140,7 @@ impl Library {
     pub fn pmu_by_id(&self, id: u32) -> Option<Pmu<'_>> {
         PmuDesc::by_id(id)
             .filter(|&d| self.ctx.is_visible(d))
-            .map(|d| Pmu::new(self, d))
+            .map(|d| Pmu::new(&self.ctx, d))
     }
 
     /// An event by its opaque libpfm4 index (`pmu id << 21 | position`):
@@ -157,6 +157,23 @@ impl Library {
     pub fn event_by_idx(&self, idx: u32) -> Option<Event<'_>> {
         self.pmu_by_id(idx >> EVENT_INDEX_SHIFT)?
             .event_at((idx & EVENT_POSITION_MASK) as usize)
+    }
+
+    /// The event an encoding of this library is of (by its
+    /// [`Encoding::idx`]), also where its PMU is not listed but was reached
+    /// by its `pmu::` prefix ([`Options::encode_left_out`]), which
+    /// [`Library::event_by_idx`] passes over.
+    ///
+    /// ```
+    /// use pfmlib::{Host, Library, Options, Os, Plm};
+    /// let lib = Library::new(Host::none(), Options::new().disable_pmus("nhm").encode_left_out(true));
+    /// let enc = lib.encode("nhm::INST_RETIRED:ANY_P", Plm::DEFAULT, Os::None).unwrap();
+    /// assert!(lib.event_by_idx(enc.idx).is_none());
+    /// assert_eq!(lib.event_of(&enc).unwrap().name(), "INST_RETIRED");
+    /// ```
+    pub fn event_of(&self, enc: &Encoding) -> Option<Event<'_>> {
+        let d = PmuDesc::by_id(enc.idx >> EVENT_INDEX_SHIFT).filter(|&d| self.ctx.may_encode(d))?;
+        Pmu::new(&self.ctx, d).event_at((enc.idx & EVENT_POSITION_MASK) as usize)
     }
 
     /// [`Library::encode`], also saying which perf_events attributes the
@@ -215,36 +232,6 @@ pub struct PerfSettings {
     pub precise: bool,
     /// `excl=` (may set `exclusive`).
     pub excl: bool,
-}
-
-/// A string of pfmlib's tables as a NUL-terminated C string, without a
-/// copy: names and descriptions of PMUs, events and unit masks, and alias
-/// strings, as [`Pmu`], [`Event`], [`EventInfo`](crate::EventInfo) and
-/// [`AttrInfo`](crate::AttrInfo) return them. `None` for any other string
-/// (modifier and perf_events attribute names and descriptions are Rust
-/// constants, without a NUL).
-///
-/// ```
-/// let ev = pfmlib::Library::global().find_event("nhm::INST_RETIRED").unwrap();
-/// assert_eq!(pfmlib::table_cstr(ev.name()), Some(c"INST_RETIRED"));
-/// assert_eq!(pfmlib::table_cstr("INST_RETIRED"), None);
-/// ```
-pub fn table_cstr(s: &'static str) -> Option<&'static CStr> {
-    pool_cstr(s)
-}
-
-/// Is `s` a string of pfmlib's tables, so that a NUL follows its last byte
-/// (`s.as_ptr()` may then be handed to C as a C string)? What
-/// [`table_cstr`] answers, without looking through the string: one
-/// comparison and one byte read, for callers that hand out many strings.
-///
-/// ```
-/// let ev = pfmlib::Library::global().find_event("nhm::INST_RETIRED").unwrap();
-/// assert!(pfmlib::is_table_string(ev.desc()));
-/// assert!(!pfmlib::is_table_string("INST_RETIRED"));
-/// ```
-pub fn is_table_string(s: &'static str) -> bool {
-    pool_nul_terminated(s)
 }
 
 /// The visible PMUs, the active ones and the forced one, as libpfm4's

@@ -22,6 +22,14 @@ pub struct Options {
     /// An event string may name a PMU that is not active with its `pmu::`
     /// prefix. pfmlib's default is yes; libpfm4's is no.
     pub encode_inactive: bool,
+    /// With [`Options::encode_inactive`], a `pmu::` prefix also reaches the
+    /// PMUs left out: those [`Options::disabled_pmus`] names and those after
+    /// a forced PMU, which are not set up. Their events then encode and are
+    /// found by name, though the library does not list them (`pmus`,
+    /// `pmu`, `pmu_by_id` and `event_by_idx` still pass them over). This is
+    /// libpfm4's rule when `LIBPFM_ENCODE_INACTIVE` is set: a prefix is
+    /// looked up among every PMU of the build. No by default.
+    pub encode_left_out: bool,
 }
 
 impl Default for Options {
@@ -37,6 +45,7 @@ impl Options {
             force_pmu: None,
             disabled_pmus: Vec::new(),
             encode_inactive: true,
+            encode_left_out: false,
         }
     }
 
@@ -50,7 +59,9 @@ impl Options {
     }
 
     /// pfmlib's defaults with libpfm4's environment variables applied:
-    /// `LIBPFM_FORCE_PMU`, `LIBPFM_DISABLED_PMUS`, `LIBPFM_ENCODE_INACTIVE`.
+    /// `LIBPFM_FORCE_PMU`, `LIBPFM_DISABLED_PMUS`, `LIBPFM_ENCODE_INACTIVE`
+    /// (which sets both [`Options::encode_inactive`] and
+    /// [`Options::encode_left_out`], as libpfm4 does).
     pub fn from_env() -> Options {
         Options::new().with_env(|k| std::env::var(k).ok())
     }
@@ -61,7 +72,8 @@ impl Options {
         Options::libpfm4().with_env(|k| std::env::var(k).ok())
     }
 
-    /// These options with the variables `var` answers applied.
+    /// These options with the variables `var` answers applied (see
+    /// [`Options::from_env`]).
     pub fn with_env(mut self, var: impl Fn(&str) -> Option<String>) -> Options {
         if let Some(f) = var("LIBPFM_FORCE_PMU") {
             self.force_pmu = Some(f);
@@ -71,6 +83,7 @@ impl Options {
         }
         if var("LIBPFM_ENCODE_INACTIVE").is_some() {
             self.encode_inactive = true;
+            self.encode_left_out = true;
         }
         self
     }
@@ -94,6 +107,12 @@ impl Options {
     /// Sets [`Options::encode_inactive`].
     pub fn encode_inactive(mut self, yes: bool) -> Options {
         self.encode_inactive = yes;
+        self
+    }
+
+    /// Sets [`Options::encode_left_out`].
+    pub fn encode_left_out(mut self, yes: bool) -> Options {
+        self.encode_left_out = yes;
         self
     }
 
@@ -125,9 +144,12 @@ mod tests {
         assert_eq!(o.force_pmu.as_deref(), Some("NHM,extra"));
         assert_eq!(o.disabled_pmus, ["perf", "wsm"]);
         assert!(!o.encode_inactive);
+        assert!(!o.encode_left_out);
         assert!(matches_forced("nhm", "NHM,extra") && matches_forced("nhm_ex", "nhm"));
         assert!(!matches_forced("nh", "nhm"));
         let o = Options::libpfm4().with_env(|k| (k == "LIBPFM_ENCODE_INACTIVE").then(String::new));
         assert!(o.encode_inactive);
+        assert!(o.encode_left_out);
+        assert!(!Options::new().encode_left_out);
     }
 }

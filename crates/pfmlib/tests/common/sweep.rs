@@ -11,11 +11,7 @@ use std::collections::BTreeSet;
 
 /// libpfm4's number of an OS layer.
 pub fn os_code(os: Os) -> i32 {
-    match os {
-        Os::None => 0,
-        Os::PerfEvent => 1,
-        Os::PerfEventExt => 2,
-    }
+    os.code() as i32
 }
 
 /// The PMUs both libraries know, by name, in libpfm4's id order.

@@ -1,7 +1,7 @@
 //! `-x SEP`: perf's CSV, one line per event: value, unit, event,
 //! [variance,] runtime, percent running, metric value, metric unit.
 
-use super::CountRecord;
+use super::record::{CountRecord, Number};
 use crate::stat::metricdefs::MetricDef;
 use std::io::{self, Write};
 
@@ -24,8 +24,8 @@ pub fn line(
         f.push(format!("{:.2}%", rec.stddev_pct));
     }
     f.push(match rec.runtime {
-        super::Number::Int(v) => v.to_string(),
-        super::Number::Real(v) => format!("{v:.0}"),
+        Number::Int(v) => v.to_string(),
+        Number::Real(v) => format!("{v:.0}"),
     });
     f.push(format!("{:.2}", rec.pct_running));
     match rec.metric {

@@ -1,7 +1,7 @@
 //! `-j`: one JSON object per event per run, and one summary object per
 //! event after several runs (keys in serde_json's order).
 
-use super::{CountRecord, Number, Status};
+use super::record::{CountRecord, Number, Status};
 use crate::stat::metricdefs::MetricDef;
 use serde_json::{json, Value};
 use std::io::{self, Write};

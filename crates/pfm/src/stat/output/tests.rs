@@ -3,8 +3,12 @@
 //! runs with multiplexing and gaps, zero times, large counts) in text, CSV
 //! with two separators and JSON.
 
+use super::record::{NOT_COUNTED, NOT_SUPPORTED};
 use super::*;
+use crate::stat::kind::Kind;
 use crate::stat::run::RunEnd;
+use crate::stat::stats::EventStats;
+use pfmlib_perf::Reading;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -189,10 +193,8 @@ fn render(s: &Session, format: Format) -> String {
             .events
             .iter()
             .map(|e| {
-                e.runs[r].map(|(value, time_enabled, time_running)| Reading {
-                    value,
-                    time_enabled,
-                    time_running,
+                e.runs[r].map(|(value, time_enabled, time_running)| {
+                    Reading::new(value, time_enabled, time_running)
                 })
             })
             .collect();

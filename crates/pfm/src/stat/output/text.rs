@@ -1,7 +1,8 @@
 //! perf's report for people: a title, one aligned line per event, the
 //! elapsed time (with its spread over runs) and the command's CPU times.
 
-use super::{CountRecord, Metric, Number};
+use super::record::{CountRecord, Number};
+use crate::stat::metric::Metric;
 use crate::stat::metricdefs::MetricDef;
 use crate::stat::stats::{Line, Tally};
 use std::io::{self, Write};

@@ -11,10 +11,10 @@
 
 pub(crate) use pfmlib_defs::amd64 as defs;
 
-use super::machinery::{all_groups, ModSpec, ModTable, UmaskRules, Umasks};
-use super::{offer_of, Engine, UmaskInfo};
+use super::common::{offer_of, Engine, EventFlags, UmaskInfo};
+use super::machinery::{all_groups, perfevtsel, Encoding, ModSpec, ModTable, UmaskRules};
 use crate::ctx::Ctx;
-use crate::desc::{AttrRef, Desc, Offer};
+use crate::desc::{Desc, Offer};
 use crate::error::{ErrorKind, Result};
 use crate::host::Host;
 use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
@@ -112,7 +112,7 @@ impl Engine for Amd64 {
         UmaskInfo {
             code: um.code(),
             is_dfl: um.flags() & DFL != 0,
-            flags: super::EventFlags::NONE,
+            flags: EventFlags::NONE,
         }
     }
 
@@ -170,11 +170,11 @@ const UMASK_RULES: UmaskRules = UmaskRules {
 const MODS: ModTable = ModTable::new(
     MODIFIERS,
     &[
-        ModSpec::plm(17, Plm::PLM0), // k: OS
-        ModSpec::plm(16, Plm::PLM3), // u: USR
-        ModSpec::bit(18),            // e: edge
-        ModSpec::bit(23),            // i: invert
-        ModSpec::int(24, 8, 0, 255), // c: counter mask
+        perfevtsel::K,
+        perfevtsel::U,
+        perfevtsel::E,
+        perfevtsel::I,
+        perfevtsel::C,
         ModSpec::plm(41, Plm::PLMH), // h: host only
         ModSpec::bit(40),            // g: guest only
     ],
@@ -202,23 +202,13 @@ fn base_register(ev: EventDesc) -> AmdPerfCtl {
 /// and modifiers given, the default privilege levels (set, never cleared),
 /// every default unit mask of the groups left empty.
 fn encode(d: &mut Desc) -> Result<Vec<u64>> {
-    let mut reg = base_register(d.event).0;
-    let (mut um, mut given) = (Umasks::default(), 0);
-    for k in 0..d.attrs.len() {
-        let a = d.attrs[k];
-        match a.what {
-            AttrRef::Umask(i) => um.apply(&UMASK_RULES, d, d.umask(i))?,
-            AttrRef::Raw(v) => um.raw(d, v, 8)?,
-            AttrRef::Mod(m) => {
-                MODS.apply(d, &mut reg, &mut given, u64::from(m), a.ival)?;
-            }
-            AttrRef::Perf(_) => {}
-        }
-    }
-    MODS.default_plm(d, &mut reg, given, u32::MAX);
-    um.add_defaults(&UMASK_RULES, d, all_groups(d.event) & !um.groups, |_| {})?;
-    let mut reg = AmdPerfCtl(reg);
-    reg.set_unit_mask(um.bits);
+    let mut e = Encoding::new(base_register(d.event).0);
+    e.apply_attrs(&UMASK_RULES, &MODS, d, 8, |_, _| Ok(()))?;
+    MODS.default_plm(d, &mut e.reg, e.given, u32::MAX);
+    let missing = all_groups(d.event) & !e.um.groups;
+    e.um.add_defaults(&UMASK_RULES, d, missing, |_| {})?;
+    let mut reg = AmdPerfCtl(e.reg);
+    reg.set_unit_mask(e.um.bits);
     MODS.write_fstr(d, reg.0, |_| None);
     Ok(vec![reg.0])
 }

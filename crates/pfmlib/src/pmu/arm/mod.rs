@@ -15,7 +15,7 @@
 
 pub(crate) use pfmlib_defs::arm as defs;
 
-use super::{offer_of, Engine};
+use super::common::{offer_of, Engine};
 use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc, Offer};
 use crate::error::Result;

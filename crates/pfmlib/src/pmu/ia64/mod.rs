@@ -7,11 +7,12 @@
 //! `u` (level 3) and `thres` (below the event's maximum increment per cycle).
 //! Without `k`/`u` the default privilege levels apply, all four levels being
 //! filterable on IA-64. The model-specific features (EARs, branch trace,
-//! opcode matching, ranges) need several registers: see `crate::dispatch`.
+//! opcode matching, ranges) need several registers: the `pfmlib-dispatch`
+//! crate programs them, from the facts `crate::model_specific` hands over.
 
 pub(crate) use pfmlib_defs::ia64 as defs;
 
-use super::Engine;
+use super::common::Engine;
 use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
@@ -21,15 +22,27 @@ use crate::regs::{Ia64Pmc, MontPmc};
 use crate::tables::{EventDesc, PmuDesc};
 use defs::{EVENT_EXT as X, MODIFIERS};
 use pfmlib_defs::{bit, ext, modifier, FamilyDefs};
-use serde::Serialize;
 
 /// Event flags.
-pub(crate) mod event_flag {
+mod event_flag {
     use super::{bit, defs};
     /// The branch trace buffer event (Itanium, Itanium 2).
     pub const BTB: u32 = bit(defs::EVENT_FLAGS, "btb");
     /// The execution trace buffer event (Montecito).
     pub const ETB: u32 = bit(defs::EVENT_FLAGS, "etb");
+}
+
+/// Qualifier bits of the `qual` key.
+mod qual {
+    use super::{bit, defs};
+    /// Opcode matching.
+    pub const OPCM: u32 = bit(defs::QUALIFIERS, "opcm");
+    /// Code range restriction.
+    pub const IARR: u32 = bit(defs::QUALIFIERS, "iarr");
+    /// Data range restriction.
+    pub const DARR: u32 = bit(defs::QUALIFIERS, "darr");
+    /// Montecito `.all` thread qualifier.
+    pub const ALL: u32 = bit(defs::QUALIFIERS, "all");
 }
 
 mod id {
@@ -40,8 +53,9 @@ mod id {
 }
 
 /// Which Event Address Register an event drives, and in which mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Ia64Ear {
     /// Not an EAR event.
     None,
@@ -59,8 +73,9 @@ pub enum Ia64Ear {
 
 /// Cache group of an Itanium 2 / Montecito event (events of different sets of
 /// one group cannot be measured together).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Ia64Group {
     /// Not a grouped cache event.
     None,
@@ -71,8 +86,9 @@ pub enum Ia64Group {
 }
 
 /// Montecito event type (`pfm_mont_get_event_type`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Ia64EventType {
     /// Occurs only while the thread that caused it is active (0).
     Active,
@@ -85,8 +101,9 @@ pub enum Ia64EventType {
 }
 
 /// The three IA-64 PMU models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Ia64Model {
     /// Itanium (Merced): PMC4-PMC7, BTB.
     Itanium,
@@ -103,8 +120,18 @@ pub(crate) struct Ia64Facts {
     pub maxincr: u8,
     /// Unit mask hard-wired into the PMC.
     pub umask: u32,
-    /// Qualifiers honoured, see `crate::ia64::qual`.
-    pub qual: u8,
+    /// Counted accurately under opcode matching.
+    pub opcm: bool,
+    /// Counted accurately under code range restriction.
+    pub iarr: bool,
+    /// Counted accurately under data range restriction.
+    pub darr: bool,
+    /// Takes the Montecito `.all` qualifier.
+    pub all: bool,
+    /// The branch trace buffer event (Itanium, Itanium 2).
+    pub btb: bool,
+    /// The execution trace buffer event (Montecito).
+    pub etb: bool,
     /// Event Address Register kind.
     pub ear: Ia64Ear,
     /// Cache group.
@@ -141,10 +168,16 @@ pub(crate) fn facts(ev: EventDesc) -> Ia64Facts {
     const SET: usize = ext(X, "set");
     const TYPE: usize = ext(X, "type");
     let word = |k| ev.ext(k) as usize;
+    let quals = word(QUAL) as u32;
     Ia64Facts {
         maxincr: word(MAXINCR) as u8,
         umask: word(PMC_UMASK) as u32,
-        qual: word(QUAL) as u8,
+        opcm: quals & qual::OPCM != 0,
+        iarr: quals & qual::IARR != 0,
+        darr: quals & qual::DARR != 0,
+        all: quals & qual::ALL != 0,
+        btb: ev.flags() & event_flag::BTB != 0,
+        etb: ev.flags() & event_flag::ETB != 0,
         ear: EARS.get(word(EAR)).copied().unwrap_or(Ia64Ear::None),
         group: GROUPS.get(word(GROUP)).copied().unwrap_or(Ia64Group::None),
         set: word(SET).checked_sub(1).map(|s| s as u8),
@@ -160,13 +193,6 @@ pub(crate) fn model(pmu: PmuDesc) -> Ia64Model {
         1 => Ia64Model::Itanium2,
         _ => Ia64Model::Montecito,
     }
-}
-
-/// Is `pmu` an IA-64 PMU?
-pub(crate) fn is_ia64(pmu: PmuDesc) -> bool {
-    // By name: `DEFS` is a constant, so its address is not one address
-    // (an optimised build may give each use its own copy).
-    super::engine(pmu).defs().name == defs::DEFS.name
 }
 
 /// The engine.

@@ -4,11 +4,11 @@
 
 pub(crate) use pfmlib_defs::intel_nhm_unc as defs;
 
+use super::common::{offer_of, Engine, EventFlags, UmaskInfo};
 use super::intel_x86::{ev_flag, pmu_flag, um_flag};
-use super::machinery::{all_groups, ModSpec, ModTable, UmaskRules, Umasks};
-use super::{offer_of, Engine, UmaskInfo};
+use super::machinery::{all_groups, perfevtsel, Encoding, ModSpec, ModTable, UmaskRules};
 use crate::ctx::Ctx;
-use crate::desc::{AttrRef, Desc, Offer};
+use crate::desc::{Desc, Offer};
 use crate::error::{ErrorKind, Result};
 use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::Os;
@@ -35,7 +35,7 @@ impl Engine for NhmUncore {
         UmaskInfo {
             code: um.code(),
             is_dfl: um.flags() & um_flag::DFL != 0,
-            flags: super::EventFlags::NONE,
+            flags: EventFlags::NONE,
         }
     }
 
@@ -88,33 +88,22 @@ const UMASK_RULES: UmaskRules = UmaskRules {
 const MODS: ModTable = ModTable::new(
     MODIFIERS,
     &[
-        ModSpec::bit(18),            // e: edge
-        ModSpec::bit(23),            // i: invert
-        ModSpec::int(24, 8, 0, 255), // c: counter mask
-        ModSpec::bit(17),            // o: occupancy reset
+        perfevtsel::E,
+        perfevtsel::I,
+        perfevtsel::C,
+        ModSpec::bit(17), // o: occupancy reset
     ],
     ErrorKind::Invalid,
 );
 
 /// Encodes the uncore PERFEVTSEL and builds the fully-qualified string.
 fn encode(d: &mut Desc) -> Result<Vec<u64>> {
-    let mut reg = d.event.code();
-    let (mut um, mut given) = (Umasks::default(), 0);
-    for k in 0..d.attrs.len() {
-        let a = d.attrs[k];
-        match a.what {
-            AttrRef::Umask(i) => um.apply(&UMASK_RULES, d, d.umask(i))?,
-            AttrRef::Raw(v) => um.raw(d, v, 8)?,
-            AttrRef::Mod(m) => {
-                MODS.apply(d, &mut reg, &mut given, u64::from(m), a.ival)?;
-            }
-            AttrRef::Perf(_) => {}
-        }
+    let mut e = Encoding::new(d.event.code());
+    e.apply_attrs(&UMASK_RULES, &MODS, d, 8, |_, _| Ok(()))?;
+    if e.um.count == 0 {
+        e.um.add_defaults(&UMASK_RULES, d, all_groups(d.event), |_| {})?;
     }
-    if um.count == 0 {
-        um.add_defaults(&UMASK_RULES, d, all_groups(d.event), |_| {})?;
-    }
-    let mut reg = UncPerfEvtSel(reg | um.bits << 8);
+    let mut reg = UncPerfEvtSel(e.reg | e.um.bits << 8);
     reg.set_pmi(1);
     reg.set_en(1);
     MODS.write_fstr(d, reg.0, |_| None);

@@ -5,9 +5,9 @@
 
 pub(crate) use pfmlib_defs::intel_snb_unc as defs;
 
+use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use super::intel_x86::{pmu_flag, IntelX86};
 use super::rapl::required_type;
-use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
@@ -38,7 +38,7 @@ impl Engine for SnbUncore {
 
     /// With perf_events, the kernel must publish the C-Box.
     fn os_exported(&self, pmu: PmuDesc, host: &Host) -> bool {
-        super::perf_exports(host, pmu.perf_name())
+        super::common::perf_exports(host, pmu.perf_name())
     }
 
     fn event_flags(&self, pmu: PmuDesc, ev: EventDesc) -> EventFlags {

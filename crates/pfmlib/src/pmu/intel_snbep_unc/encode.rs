@@ -6,14 +6,13 @@
 //! default, and the codes: control, filter 0, filter 1, address match.
 //! The group rules and modifier ranges are the shared machinery's.
 
-use super::filters::{apply_modifier, fstr_value};
-use super::{
-    ev_flag, mod_id, pmu_flag, um_flag, umask_ext, EXT_MODS_REQUIRED, MODIFIERS, MOD_KEYS,
-};
-use crate::desc::{AttrRef, Desc};
+use super::filters::{fstr_value, place_modifier, Regs};
+use super::vocab::{ev_flag, is_cha_filter_event, mod_id, required_names, um_flag, umask_ext};
+use crate::desc::Desc;
 use crate::error::{Error, ErrorKind, Result};
-use crate::pmu::machinery::{all_groups, Applied, ModSpec, ModTable, UmaskRules, Umasks};
+use crate::pmu::machinery::{all_groups, Encoding, ModSpec, ModTable, Own, UmaskRules, Umasks};
 use crate::tables::UmaskDesc;
+use pfmlib_defs::intel_snbep_unc::{MODIFIERS, MOD_KEYS};
 use pfmlib_defs::position;
 
 /// The unit-mask rules of the family.
@@ -72,54 +71,9 @@ const UMOD_MODS: u32 = {
     m
 };
 
-/// What the attributes asked for so far.
-pub(super) struct State {
-    /// The control register.
-    pub reg: u64,
-    /// Unit mask bits the event code hard-wires (code >> 8).
-    pub umask1: u64,
-    /// Unit mask bits requested (libpfm4's `umask2`).
-    pub umask2: u64,
-    /// Filter words 0 and 1.
-    pub filters: [u64; 2],
-    /// Home agent address match.
-    pub addr: u64,
-    /// Modifiers given (bit = id).
-    pub given: u32,
-    /// Modifiers required (event and unit masks).
-    pub modmsk_r: u32,
-    /// Filter 0 is part of the codes even when 0.
-    pub must_have_filt0: bool,
-    /// PCU frequency band of `ff` (-1: none given).
-    pub pcu_band: i64,
-    /// Is this a PCU occupancy event?
-    pub occ: bool,
-    um: Umasks,
-}
-
-impl State {
-    fn new(d: &Desc) -> State {
-        let ev = d.event;
-        let code = ev.code();
-        State {
-            reg: code,
-            umask1: code >> 8,
-            umask2: code >> 8,
-            filters: [0; 2],
-            addr: 0,
-            given: 0,
-            modmsk_r: ev.ext(EXT_MODS_REQUIRED),
-            must_have_filt0: ev.flags() & ev_flag::FORCE_FILT0 != 0,
-            pcu_band: -1,
-            occ: d.pmu.flags() & pmu_flag::OCC != 0 && code & 0x80 != 0,
-            um: Umasks::default(),
-        }
-    }
-
-    /// Modifiers given that take part in the required-modifier checks.
-    fn umodmsk(&self) -> u32 {
-        self.given & UMOD_MODS
-    }
+/// Modifiers given that take part in the required-modifier checks.
+fn umodmsk(st: &Regs) -> u32 {
+    st.given & UMOD_MODS
 }
 
 /// Applies what a unit mask does to the two filter words: the low half of
@@ -132,12 +86,10 @@ pub(super) fn set_filters(filters: &mut [u64; 2], um: UmaskDesc) {
     }
 }
 
-/// One requested unit mask: the group rules, then its filter words and
+/// One requested unit mask (its group rules applied): its filter words and
 /// its bits in the control register (the occupancy select on a PCU
 /// occupancy event).
-fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
-    let um = d.umask(i);
-    st.um.apply(&UMASK_RULES, d, um)?;
+fn umask_effects(st: &mut Regs, um: UmaskDesc) {
     set_filters(&mut st.filters, um);
     st.umask2 |= um.code();
     if st.occ {
@@ -148,42 +100,31 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
     } else {
         st.reg |= st.umask2 << 8;
     }
-    Ok(())
-}
-
-/// One modifier: its range, then its place (`filters`).
-fn apply_mod(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
-    match MODS.apply(d, &mut st.reg, &mut st.given, id, ival)? {
-        Applied::Unknown => Err(Error::new(
-            ErrorKind::Attr,
-            format!("{}: no such modifier", d.event_name()),
-        )),
-        _ => {
-            apply_modifier(st, id, ival);
-            Ok(())
-        }
-    }
 }
 
 /// Encodes the event: control register, filters, address match, and the
 /// fully-qualified string.
 pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
-    let mut st = State::new(d);
-    for k in 0..d.attrs.len() {
-        let a = d.attrs[k];
-        match a.what {
-            AttrRef::Umask(i) => apply_umask(&mut st, d, i)?,
-            AttrRef::Raw(v) => {
-                st.um.raw(d, v, 8)?;
-                st.umask2 = v;
+    let mut st = Regs::new(d);
+    let mut e = Encoding::default();
+    e.apply_attrs(&UMASK_RULES, &MODS, d, 8, |_, own| {
+        match own {
+            Own::Umask(um) => umask_effects(&mut st, um),
+            Own::Raw(v) => st.umask2 = v,
+            Own::Mod(id, ival) => place_modifier(&mut st, id, ival),
+            Own::Unknown => {
+                return Err(Error::new(
+                    ErrorKind::Attr,
+                    format!("{}: no such modifier", d.event_name()),
+                ))
             }
-            AttrRef::Mod(m) => apply_mod(&mut st, d, u64::from(m), a.ival)?,
-            AttrRef::Perf(_) => {}
         }
-    }
-    st.modmsk_r |= st.um.mods_required;
-    st.um.check_required_groups(d)?;
-    complete_umasks(&mut st, d)?;
+        Ok(())
+    })?;
+    st.given = e.given;
+    st.modmsk_r |= e.um.mods_required;
+    e.um.check_required_groups(d)?;
+    complete_umasks(&mut st, &mut e.um, d)?;
     check_modifiers(&st, d)?;
     cha_filter1_default(&mut st, d);
     st.reg |= (st.umask1 | st.umask2) << 8;
@@ -204,21 +145,20 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
 
 /// Adds the defaults of the groups left empty (with their filter words);
 /// an event with unit masks needs at least one.
-fn complete_umasks(st: &mut State, d: &mut Desc) -> Result<()> {
+fn complete_umasks(st: &mut Regs, um: &mut Umasks, d: &mut Desc) -> Result<()> {
     let ev = d.event;
     if ev.numasks() == 0 {
         return Ok(());
     }
     let grpmsk = all_groups(ev);
-    if st.um.groups != grpmsk || st.um.groups == 0 {
-        let missing = st.um.groups ^ grpmsk;
-        let (filters, umask2) = (&mut st.filters, &mut st.umask2);
-        st.um.add_defaults(&UMASK_RULES, d, missing, |um| {
-            set_filters(filters, um);
-            *umask2 |= um.code();
+    if um.groups != grpmsk || um.groups == 0 {
+        let missing = um.groups ^ grpmsk;
+        um.add_defaults(&UMASK_RULES, d, missing, |u| {
+            set_filters(&mut st.filters, u);
+            st.umask2 |= u.code();
         })?;
     }
-    if st.um.count == 0 {
+    if um.count == 0 {
         return Err(Error::new(
             ErrorKind::Attr,
             format!("{} needs a unit mask", d.event_name()),
@@ -228,10 +168,10 @@ fn complete_umasks(st: &mut State, d: &mut Desc) -> Result<()> {
 }
 
 /// `nf` only where a unit mask asks for it; required modifiers given.
-fn check_modifiers(st: &State, d: &Desc) -> Result<()> {
+fn check_modifiers(st: &Regs, d: &Desc) -> Result<()> {
     for nf in [mod_id::NF, mod_id::NF1] {
         let bit = 1u32 << nf;
-        if st.modmsk_r & bit == 0 && st.umodmsk() & bit != 0 {
+        if st.modmsk_r & bit == 0 && umodmsk(st) & bit != 0 {
             return Err(Error::new(
                 ErrorKind::Attr,
                 format!(
@@ -241,8 +181,8 @@ fn check_modifiers(st: &State, d: &Desc) -> Result<()> {
             ));
         }
     }
-    if st.modmsk_r != 0 && st.umodmsk() & st.modmsk_r == 0 {
-        let names = super::required_names(st.modmsk_r);
+    if st.modmsk_r != 0 && umodmsk(st) & st.modmsk_r == 0 {
+        let names = required_names(st.modmsk_r);
         return Err(Error::new(
             ErrorKind::Attr,
             format!("{} needs the modifier {names}", d.event_name()),
@@ -253,8 +193,8 @@ fn check_modifiers(st: &State, d: &Desc) -> Result<()> {
 
 /// Skylake-X CHA TOR events: filter 1 defaults to every opcode, node and
 /// memory kind; an opcode given turns "every opcode" off.
-fn cha_filter1_default(st: &mut State, d: &Desc) {
-    if !super::is_cha_filter_event(d.pmu, st.reg, 1) {
+fn cha_filter1_default(st: &mut Regs, d: &Desc) {
+    if !is_cha_filter_event(d.pmu, st.reg, 1) {
         return;
     }
     let mut f1 = super::regs::SkxChaFilter1(st.filters[1]);
@@ -267,7 +207,7 @@ fn cha_filter1_default(st: &mut State, d: &Desc) {
 }
 
 /// Appends every modifier the event offers with its value, in id order.
-fn write_fstr_modifiers(st: &State, d: &mut Desc) {
+fn write_fstr_modifiers(st: &Regs, d: &mut Desc) {
     let mut offered = d.offer.mods;
     while offered != 0 {
         let id = u64::from(offered.trailing_zeros());

@@ -3,24 +3,24 @@
 //! string shows for it — libpfm4's field for field, including the fields
 //! it shows in place of the one it sets (`tf`, `lmem`, `rmem`).
 
-use super::encode::State;
-use super::mod_id as m;
 use super::regs::{
     BoxCtl, CboFilter1, HaAddrMatch, HswepCboFilter0, PcuCtl, SkxChaFilter0, SkxChaFilter1,
     SkxUpiFilter, SnbepCboFilter,
 };
+use super::vocab::{ev_flag, mod_id as m, pmu_flag, EXT_MODS_REQUIRED};
+use crate::desc::Desc;
 
 /// Event code of the PCU's first frequency-band event (bands 0-3 follow).
 const PCU_FREQ_BAND0_CODE: i64 = 0xb;
 
 /// Sets a field of a control register view.
-fn ctl(st: &mut State, f: impl FnOnce(&mut BoxCtl)) {
+fn ctl(st: &mut Regs, f: impl FnOnce(&mut BoxCtl)) {
     let mut r = BoxCtl(st.reg);
     f(&mut r);
     st.reg = r.0;
 }
 
-fn pcu(st: &mut State, f: impl FnOnce(&mut PcuCtl)) {
+fn pcu(st: &mut Regs, f: impl FnOnce(&mut PcuCtl)) {
     let mut r = PcuCtl(st.reg);
     f(&mut r);
     st.reg = r.0;
@@ -36,7 +36,7 @@ macro_rules! filter {
 }
 
 /// Places one modifier, its value already checked against its range.
-pub(super) fn apply_modifier(st: &mut State, id: u64, ival: u64) {
+pub(super) fn place_modifier(st: &mut Regs, id: u64, ival: u64) {
     let on = u64::from(ival != 0);
     match id {
         m::I | m::E => apply_edge_inv(st, id, on),
@@ -66,7 +66,7 @@ fn band_shift(band: i64) -> u32 {
 }
 
 /// `e` and `i`: the occupancy edge/invert bits on a PCU occupancy event.
-fn apply_edge_inv(st: &mut State, id: u64, on: u64) {
+fn apply_edge_inv(st: &mut Regs, id: u64, on: u64) {
     match (st.occ, id) {
         (true, m::I) => pcu(st, |r| r.set_occ_inv(on)),
         (true, _) => pcu(st, |r| r.set_occ_edge(on)),
@@ -77,7 +77,7 @@ fn apply_edge_inv(st: &mut State, id: u64, on: u64) {
 
 /// Thread and core filters: they enable the filter in the control register
 /// and make filter 0 part of the codes.
-fn apply_core_filter(st: &mut State, id: u64, ival: u64) {
+fn apply_core_filter(st: &mut Regs, id: u64, ival: u64) {
     match id {
         m::TF => filter!(st, 0, SnbepCboFilter, |f| f.set_tid(ival)),
         m::TF1 => filter!(st, 0, SkxChaFilter0, |f| f.set_tid(ival)),
@@ -90,7 +90,7 @@ fn apply_core_filter(st: &mut State, id: u64, ival: u64) {
 }
 
 /// Filter-1 request-kind bits (C-Box/CHA) and the UPI node id matches.
-fn apply_filter1_bit(st: &mut State, id: u64, ival: u64, on: u64) {
+fn apply_filter1_bit(st: &mut Regs, id: u64, ival: u64, on: u64) {
     match id {
         m::ISOC => filter!(st, 1, CboFilter1, |f| f.set_isoc(on)),
         m::NC => filter!(st, 1, CboFilter1, |f| f.set_nc(on)),
@@ -112,7 +112,7 @@ fn apply_filter1_bit(st: &mut State, id: u64, ival: u64, on: u64) {
 
 /// The value the fully-qualified string shows for modifier `id` (`None`:
 /// not shown).
-pub(super) fn fstr_value(st: &State, id: u64) -> Option<u64> {
+pub(super) fn fstr_value(st: &Regs, id: u64) -> Option<u64> {
     let (c, p) = (BoxCtl(st.reg), PcuCtl(st.reg));
     let (f0, f1) = (st.filters[0], st.filters[1]);
     let v = match id {
@@ -146,4 +146,48 @@ pub(super) fn fstr_value(st: &State, id: u64) -> Option<u64> {
         _ => return None,
     };
     Some(v)
+}
+
+/// The box's registers as the attributes set them (control, filter words,
+/// address match) and what the filter rules need to know.
+pub(super) struct Regs {
+    /// The control register.
+    pub reg: u64,
+    /// Unit mask bits the event code hard-wires (code >> 8).
+    pub umask1: u64,
+    /// Unit mask bits requested (libpfm4's `umask2`).
+    pub umask2: u64,
+    /// Filter words 0 and 1.
+    pub filters: [u64; 2],
+    /// Home agent address match.
+    pub addr: u64,
+    /// Modifiers given (bit = id).
+    pub given: u32,
+    /// Modifiers required (event and unit masks).
+    pub modmsk_r: u32,
+    /// Filter 0 is part of the codes even when 0.
+    pub must_have_filt0: bool,
+    /// PCU frequency band of `ff` (-1: none given).
+    pub pcu_band: i64,
+    /// Is this a PCU occupancy event?
+    pub occ: bool,
+}
+
+impl Regs {
+    pub fn new(d: &Desc) -> Regs {
+        let ev = d.event;
+        let code = ev.code();
+        Regs {
+            reg: code,
+            umask1: code >> 8,
+            umask2: code >> 8,
+            filters: [0; 2],
+            addr: 0,
+            given: 0,
+            modmsk_r: ev.ext(EXT_MODS_REQUIRED),
+            must_have_filt0: ev.flags() & ev_flag::FORCE_FILT0 != 0,
+            pcu_band: -1,
+            occ: d.pmu.flags() & pmu_flag::OCC != 0 && code & 0x80 != 0,
+        }
+    }
 }

@@ -18,8 +18,9 @@ mod encode;
 mod filters;
 mod perf;
 mod regs;
+mod vocab;
 
-use super::{Engine, EventFlags, UmaskInfo};
+use super::common::{Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
@@ -27,118 +28,8 @@ use crate::host::Host;
 use crate::kernel::PerfAttr;
 use crate::model::{Os, Vendor};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
-use defs::{EVENT_FLAGS as EF, MODIFIERS, MOD_KEYS, PMU_FLAGS as PF, UMASK_FLAGS as UF};
-use pfmlib_defs::{bit, ext, FamilyDefs};
-
-/// PMU flags.
-pub(crate) mod pmu_flag {
-    use super::*;
-    pub const RAW_UMASK: u32 = bit(PF, "raw_umask");
-    pub const NO_SMPL: u32 = bit(PF, "no_smpl");
-    pub const OCC: u32 = bit(PF, "occ");
-    pub const CBO: u32 = bit(PF, "cbo");
-    pub const CHA: u32 = bit(PF, "cha");
-    pub const SYSFS: u32 = bit(PF, "sysfs");
-    pub const FILTER_CODE: u32 = bit(PF, "filter_code");
-}
-
-/// Event flags.
-pub(crate) mod ev_flag {
-    use super::*;
-    pub const GRP_EXCL: u32 = bit(EF, "grp_excl");
-    pub const FORCE_FILT0: u32 = bit(EF, "force_filt0");
-}
-
-/// Unit-mask flags.
-pub(crate) mod um_flag {
-    use super::*;
-    pub const DFL: u32 = bit(UF, "dfl");
-    pub const NCOMBO: u32 = bit(UF, "ncombo");
-    pub const EXCL_GRP_GT: u32 = bit(UF, "excl_grp_gt");
-    pub const GRP_DFL_NONE: u32 = bit(UF, "grp_dfl_none");
-    pub const GRP_REQ: u32 = bit(UF, "grp_req");
-}
-
-/// Modifier ids (libpfm4's attribute index, the attribute code), by their
-/// unique data names.
-pub(crate) mod mod_id {
-    use super::defs::MOD_KEYS;
-    use pfmlib_defs::position;
-    const fn id(key: &str) -> u64 {
-        position(MOD_KEYS, key) as u64
-    }
-    pub const E: u64 = id("e");
-    pub const I: u64 = id("i");
-    pub const T8: u64 = id("t8");
-    pub const T5: u64 = id("t5");
-    pub const TF: u64 = id("tf");
-    pub const CF: u64 = id("cf");
-    pub const NF: u64 = id("nf");
-    pub const FF: u64 = id("ff");
-    pub const ADDR: u64 = id("addr");
-    pub const NF1: u64 = id("nf1");
-    pub const ISOC: u64 = id("isoc");
-    pub const NC: u64 = id("nc");
-    pub const CF1: u64 = id("cf1");
-    pub const TF1: u64 = id("tf1");
-    pub const CF2: u64 = id("cf2");
-    pub const LOC: u64 = id("loc");
-    pub const REM: u64 = id("rem");
-    pub const LMEM: u64 = id("lmem");
-    pub const RMEM: u64 = id("rmem");
-    pub const DNID: u64 = id("dnid");
-    pub const RCSNID: u64 = id("rcsnid");
-}
-
-/// Extra event word: the modifiers the event takes.
-const EXT_MODS: usize = ext(defs::EVENT_EXT, "mods");
-/// Extra event word: the modifiers it requires.
-pub(super) const EXT_MODS_REQUIRED: usize = ext(defs::EVENT_EXT, "modifiers_required");
-
-/// The extra words of a unit mask.
-pub(super) mod umask_ext {
-    use super::*;
-    const FILTER0: usize = ext(defs::UMASK_EXT, "filter0");
-    const FILTER1: usize = ext(defs::UMASK_EXT, "filter1");
-    /// The group a `grp_req` unit mask needs, + 1.
-    pub const REQ_GRP: usize = ext(defs::UMASK_EXT, "req_grp");
-    /// Modifiers the unit mask requires (bit = modifier id).
-    pub const MODS_REQUIRED: usize = ext(defs::UMASK_EXT, "modifiers_required");
-
-    /// What the unit mask does to filter word `k` (set bits low, cleared high).
-    pub fn filter(um: UmaskDesc, k: usize) -> u64 {
-        let w = if k == 0 { FILTER0 } else { FILTER1 };
-        u64::from(um.ext(w)) | u64::from(um.ext(w + 1)) << 32
-    }
-}
-
-/// The names of the modifiers in `mask`, for messages.
-pub(super) fn required_names(mask: u32) -> String {
-    (0..MODIFIERS.len())
-        .filter(|&i| mask >> i & 1 != 0)
-        .map(|i| MODIFIERS[i].name)
-        .collect::<Vec<_>>()
-        .join(" or ")
-}
-
-/// A C-Box TOR or LLC lookup event with the opcode unit mask bit (its two
-/// filter words go to `config1` together).
-pub(super) fn is_cbo_filter_event(pmu: PmuDesc, reg: u64) -> bool {
-    let sel = reg & 0xff;
-    pmu.flags() & pmu_flag::CBO != 0 && reg >> 8 & 1 != 0 && matches!(sel, 0x34..=0x36)
-}
-
-/// A Skylake-X CHA event with filter `x`: 0 for LLC lookups, 1 for TOR
-/// inserts and occupancy.
-pub(super) fn is_cha_filter_event(pmu: PmuDesc, reg: u64, x: u32) -> bool {
-    let sel = reg & 0xff;
-    pmu.flags() & pmu_flag::CHA != 0
-        && match x {
-            0 => sel == 0x34,
-            1 => sel == 0x35 || sel == 0x36,
-            _ => false,
-        }
-}
+use pfmlib_defs::FamilyDefs;
+use vocab::{pmu_flag, um_flag, umask_ext, EXT_MODS};
 
 /// The engine.
 pub(crate) struct SnbepUncore;
@@ -157,7 +48,7 @@ impl Engine for SnbepUncore {
     }
 
     fn os_exported(&self, pmu: PmuDesc, host: &Host) -> bool {
-        pmu.flags() & pmu_flag::SYSFS == 0 || super::perf_exports(host, pmu.perf_name())
+        pmu.flags() & pmu_flag::SYSFS == 0 || super::common::perf_exports(host, pmu.perf_name())
     }
 
     /// libpfm4 reads its C-Box flag (Ivy Bridge-EP to Broadwell-DE) with
@@ -205,8 +96,8 @@ impl Engine for SnbepUncore {
 
 #[cfg(test)]
 mod tests {
-    use super::defs::MOD_KEYS;
-    use super::*;
+    use super::defs::{MODIFIERS, MOD_KEYS};
+    use super::vocab::mod_id;
 
     /// The data names of the modifiers line up with the modifiers.
     #[test]

@@ -3,7 +3,7 @@
 //! words in `config1` (both halves of it for C-Box/CHA filter events) and
 //! `config2`, and the perf_events attributes an uncore event can take.
 
-use super::pmu_flag;
+use super::vocab::{is_cbo_filter_event, is_cha_filter_event, pmu_flag};
 use crate::ctx::Ctx;
 use crate::desc::Offer;
 use crate::error::{Error, ErrorKind, Result};
@@ -16,9 +16,9 @@ use crate::tables::PmuDesc;
 pub(super) fn fill(pmu: PmuDesc, codes: &[u64], attr: &mut PerfAttr) {
     let reg = codes.first().copied().unwrap_or(0);
     attr.config = reg;
-    let filter_event = super::is_cbo_filter_event(pmu, reg)
-        || super::is_cha_filter_event(pmu, reg, 0)
-        || super::is_cha_filter_event(pmu, reg, 1);
+    let filter_event = is_cbo_filter_event(pmu, reg)
+        || is_cha_filter_event(pmu, reg, 0)
+        || is_cha_filter_event(pmu, reg, 1);
     let c1 = codes.get(1).copied();
     let c2 = codes.get(2).copied();
     if filter_event && codes.len() > 1 {
@@ -39,7 +39,7 @@ pub(super) fn offer(pmu: PmuDesc, mods: u32, os: Os) -> Offer {
     let no_smpl = pmu.flags() & pmu_flag::NO_SMPL != 0;
     let no_plm = pmu.supported_plm() == 0;
     let same_index_as_hw_smpl = 1u32 << pa::HW_SMPL;
-    super::super::offer_of(os, mods, same_index_as_hw_smpl, |id| {
+    crate::pmu::common::offer_of(os, mods, same_index_as_hw_smpl, |id| {
         !(matches!(id, pa::PRECISE | pa::H | pa::HW_SMPL)
             || (no_smpl && matches!(id, pa::FREQ | pa::PERIOD))
             || (no_plm && matches!(id, pa::U | pa::K | pa::MG | pa::MH)))

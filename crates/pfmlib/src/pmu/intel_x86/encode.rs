@@ -9,14 +9,15 @@ use super::vocab::{
     umask_event_code, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
 };
 use crate::ctx::Ctx;
-use crate::desc::{AttrRef, Desc};
+use crate::desc::Desc;
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PerfAttr;
-use crate::model::{Plm, PmuKind};
+use crate::model::PmuKind;
 use crate::pmu::machinery::{
-    all_groups, featcomb, hardwired_error, Applied, ModSpec, ModTable, UmaskRules, Umasks,
+    all_groups, featcomb, hardwired_error, perfevtsel, Encoding, ModSpec, ModTable, Own, UmaskRules,
 };
 use crate::regs::{PebsFrontend, PerfEvtSel};
+use crate::tables::UmaskDesc;
 use pfmlib_defs::intel_x86::MODIFIERS;
 
 /// Load latency used when a load-latency unit mask is given without `ldlat=`.
@@ -45,29 +46,24 @@ const UMASK_RULES: UmaskRules = UmaskRules {
 const MODS: ModTable = ModTable::new(
     MODIFIERS,
     &[
-        ModSpec::plm(17, Plm::PLM0), // k: OS
-        ModSpec::plm(16, Plm::PLM3), // u: USR
-        ModSpec::bit(18),            // e: edge
-        ModSpec::bit(23),            // i: invert
-        ModSpec::int(24, 8, 0, 255), // c: counter mask
-        ModSpec::bit(21),            // t: any thread
-        ModSpec::own(1, 65535),      // ldlat
-        ModSpec::bit(32),            // intx
-        ModSpec::bit(33),            // intxcp
-        ModSpec::own(1, 4095),       // fe_thres
+        perfevtsel::K,
+        perfevtsel::U,
+        perfevtsel::E,
+        perfevtsel::I,
+        perfevtsel::C,
+        ModSpec::bit(21),       // t: any thread
+        ModSpec::own(1, 65535), // ldlat
+        ModSpec::bit(32),       // intx
+        ModSpec::bit(33),       // intxcp
+        ModSpec::own(1, 4095),  // fe_thres
     ],
     ErrorKind::AttrValue,
 );
 
-/// What the requested attributes have set so far, beyond the unit masks.
+/// What the requested attributes have set beyond the shared [`Encoding`]:
+/// the second register's thresholds and the event-code override.
 #[derive(Default)]
-struct State {
-    reg: PerfEvtSel,
-    /// Unit mask bits hard-wired in the event code.
-    umask1: u64,
-    um: Umasks,
-    /// Modifiers given (bit = id).
-    given: u32,
+struct Extra {
     last_ucode: Option<u64>,
     ldlat: u64,
     ldlat_um: bool,
@@ -75,50 +71,46 @@ struct State {
     fe_thr_um: bool,
 }
 
-impl State {
-    /// Modifiers given, as libpfm4 counts them for its checks (ldlat aside).
-    fn umodmsk(&self) -> u32 {
-        self.given & !(1 << m::LDLAT)
-    }
+/// Modifiers given, as libpfm4 counts them for its checks (ldlat aside).
+fn umodmsk(e: &Encoding) -> u32 {
+    e.given & !(1 << m::LDLAT)
 }
 
 /// Encodes the event into PERFEVTSEL (and the offcore-response, load-latency
 /// or front-end register) and builds the fully-qualified string.
 pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     let ev = d.event;
-    let mut st = State {
-        reg: PerfEvtSel(ev.code()),
-        umask1: (ev.code() >> 8) & 0xff,
-        ..State::default()
-    };
-    for k in 0..d.attrs.len() {
-        let a = d.attrs[k];
-        match a.what {
-            AttrRef::Umask(i) => apply_umask(&mut st, d, i)?,
-            AttrRef::Raw(v) => st.um.raw(d, v, raw_width(d))?,
-            AttrRef::Mod(id) => apply_modifier(&mut st, d, u64::from(id), a.ival)?,
-            AttrRef::Perf(_) => {}
+    let umask1 = (ev.code() >> 8) & 0xff;
+    let mut e = Encoding::new(ev.code());
+    let mut x = Extra::default();
+    e.apply_attrs(&UMASK_RULES, &MODS, d, raw_width(d), |e, own| {
+        match own {
+            Own::Umask(um) => umask_effects(&mut x, e, d, um)?,
+            Own::Mod(m::LDLAT, ival) => x.ldlat = ival,
+            Own::Mod(_, ival) => x.fe_thr = ival,
+            Own::Raw(_) | Own::Unknown => {}
         }
-    }
-    st.um.check_required_groups(d)?;
-    let fixed = (st.umask1 | st.um.bits) << 8;
-    MODS.check_hardwired(d, st.um.modhw & st.umodmsk(), fixed, st.reg.0)?;
-    MODS.default_plm(d, &mut st.reg.0, st.given, d.pmu.supported_plm());
+        Ok(())
+    })?;
+    e.um.check_required_groups(d)?;
+    let fixed = (umask1 | e.um.bits) << 8;
+    MODS.check_hardwired(d, e.um.modhw & umodmsk(&e), fixed, e.reg)?;
+    MODS.default_plm(d, &mut e.reg, e.given, d.pmu.supported_plm());
     let grpmsk = all_groups(ev);
     let grp_excl = ev.flags() & ev_flag::GRP_EXCL != 0;
-    if (st.um.groups != grpmsk && !grp_excl) || st.um.groups == 0 {
-        let missing = st.um.groups ^ grpmsk;
-        st.um.add_defaults(&UMASK_RULES, d, missing, |_| {})?;
+    if (e.um.groups != grpmsk && !grp_excl) || e.um.groups == 0 {
+        let missing = e.um.groups ^ grpmsk;
+        e.um.add_defaults(&UMASK_RULES, d, missing, |_| {})?;
     }
-    st.um.check_exclusions(&UMASK_RULES, d)?;
-    let required = event_modifiers_required(ev) | st.um.mods_required;
-    check_required_modifiers(required, st.umodmsk(), d)?;
+    e.um.check_exclusions(&UMASK_RULES, d)?;
+    let required = event_modifiers_required(ev) | e.um.mods_required;
+    check_required_modifiers(required, umodmsk(&e), d)?;
     d.write_fstr_umasks();
-    let mut umask2 = st.um.bits;
-    frontend_threshold(&mut st, &mut umask2, d)?;
-    let codes = codes(&mut st, umask2, d)?;
-    let (ldlat, fe_thr) = (st.ldlat, st.fe_thr);
-    MODS.write_fstr_mods(d, st.reg.0, |id| match id {
+    let mut umask2 = e.um.bits;
+    frontend_threshold(&mut x, &e, &mut umask2, d)?;
+    let codes = codes(&mut x, &mut e, umask1, umask2, d)?;
+    let (ldlat, fe_thr) = (x.ldlat, x.fe_thr);
+    MODS.write_fstr_mods(d, e.reg, |id| match id {
         m::LDLAT => Some(ldlat),
         m::FE_THRES => Some(fe_thr),
         _ => None,
@@ -136,17 +128,15 @@ fn raw_width(d: &Desc) -> u32 {
     }
 }
 
-/// A unit mask: the group rules, then what only this family's unit masks
-/// do (load latency, front-end threshold, event-code override).
-fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
-    let um = d.umask(i);
-    st.um.apply(&UMASK_RULES, d, um)?;
+/// What only this family's unit masks do: load latency, front-end
+/// threshold, event-code override.
+fn umask_effects(x: &mut Extra, e: &mut Encoding, d: &Desc, um: UmaskDesc) -> Result<()> {
     let flags = um.flags();
-    st.ldlat_um |= flags & um_flag::LDLAT != 0;
-    st.fe_thr_um |= flags & um_flag::FETHR != 0;
+    x.ldlat_um |= flags & um_flag::LDLAT != 0;
+    x.fe_thr_um |= flags & um_flag::FETHR != 0;
     if flags & um_flag::CODE_OVERRIDE != 0 {
         let code = umask_event_code(um);
-        if st.last_ucode.is_some_and(|l| l != code) {
+        if x.last_ucode.is_some_and(|l| l != code) {
             return Err(featcomb(
                 d,
                 format_args!(
@@ -155,19 +145,10 @@ fn apply_umask(st: &mut State, d: &Desc, i: u16) -> Result<()> {
                 ),
             ));
         }
-        st.last_ucode = Some(code);
-        st.reg.set_event_select(code);
-    }
-    Ok(())
-}
-
-/// A modifier: PERFEVTSEL fields through the table, the thresholds here.
-fn apply_modifier(st: &mut State, d: &Desc, id: u64, ival: u64) -> Result<()> {
-    if MODS.apply(d, &mut st.reg.0, &mut st.given, id, ival)? == Applied::Own {
-        match id {
-            m::LDLAT => st.ldlat = ival,
-            _ => st.fe_thr = ival,
-        }
+        x.last_ucode = Some(code);
+        let mut reg = PerfEvtSel(e.reg);
+        reg.set_event_select(code);
+        e.reg = reg.0;
     }
     Ok(())
 }
@@ -197,14 +178,14 @@ fn check_required_modifiers(required: u32, given: u32, d: &Desc) -> Result<()> {
 /// Precise front-end events: a `fethr` unit mask takes its latency
 /// threshold from `fe_thres=` (or the value it hard-wires, or 1) into the
 /// bubble-length field of the front-end register value.
-fn frontend_threshold(st: &mut State, umask2: &mut u64, d: &Desc) -> Result<()> {
+fn frontend_threshold(st: &mut Extra, e: &Encoding, umask2: &mut u64, d: &Desc) -> Result<()> {
     if d.event.flags() & ev_flag::FRONTEND == 0 || !st.fe_thr_um {
         return Ok(());
     }
     let mut fe = PebsFrontend(*umask2);
     let um_thr = fe.idq_bubble_length();
     if um_thr != 0 {
-        if st.um.modhw & st.umodmsk() & (1 << m::FE_THRES) != 0 {
+        if e.um.modhw & umodmsk(e) & (1 << m::FE_THRES) != 0 {
             if st.fe_thr != um_thr {
                 return Err(hardwired_error(d, "fe_thres", um_thr, st.fe_thr));
             }
@@ -221,7 +202,14 @@ fn frontend_threshold(st: &mut State, umask2: &mut u64, d: &Desc) -> Result<()> 
 
 /// PERFEVTSEL and the second code (offcore response, precise front end or
 /// load latency).
-fn codes(st: &mut State, mut umask2: u64, d: &Desc) -> Result<Vec<u64>> {
+/// `umask1` is the event code's unit-mask bits, `umask2` the unit masks'.
+fn codes(
+    st: &mut Extra,
+    e: &mut Encoding,
+    umask1: u64,
+    mut umask2: u64,
+    d: &Desc,
+) -> Result<Vec<u64>> {
     let mut codes = Vec::with_capacity(2);
     codes.push(0u64);
     if d.event.flags() & (ev_flag::OFFCORE | ev_flag::FRONTEND) != 0 {
@@ -241,11 +229,11 @@ fn codes(st: &mut State, mut umask2: u64, d: &Desc) -> Result<Vec<u64>> {
         codes.truncate(1);
         codes.push(st.ldlat);
     }
-    st.reg.0 |= (st.umask1 | umask2) << 8;
-    st.reg.set_en(1);
-    st.reg.set_int(1);
-    codes[0] = st.reg.0;
-    let reg = &st.reg;
+    let mut reg = PerfEvtSel(e.reg | (umask1 | umask2) << 8);
+    reg.set_en(1);
+    reg.set_int(1);
+    e.reg = reg.0;
+    codes[0] = reg.0;
     if d.pmu.flags() & pmu_flag::ECMASK != 0 && reg.edge() != 0 && reg.cmask() == 0 {
         return Err(Error::new(
             ErrorKind::Attr,
@@ -338,7 +326,9 @@ mod tests {
     use crate::desc::Offer;
     use crate::host::Host;
     use crate::library::Library;
+    use crate::model::Plm;
     use crate::model::{Os, Vendor};
+    use crate::pmu::machinery::Umasks;
     use crate::tables::PmuDesc;
 
     fn nhm_desc(event: &str) -> Desc {

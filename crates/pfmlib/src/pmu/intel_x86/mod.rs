@@ -10,7 +10,7 @@ pub(crate) use pfmlib_defs::intel_x86 as defs;
 pub(crate) use vocab::{ev_flag, modifier_id, pmu_flag, um_flag, umask_cntmsk};
 use vocab::{umask_ucode, EXT_CPUID_BIT};
 
-use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
+use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
@@ -28,8 +28,11 @@ fn is_arch(pmu: PmuDesc) -> bool {
     pmu.flags() & pmu_flag::ARCH != 0
 }
 
-/// Leaf 0xA as the architectural PMU sees it: the host's, or, when the PMU
-/// is forced, libpfm4's stand-in (version 3, every event, no counters).
+/// Leaf 0xA as the architectural PMU sees it: when the PMU is forced,
+/// libpfm4's stand-in (version 3, every event, no counters); otherwise the
+/// host's, but only where the PMU is set up at all — libpfm4 builds its
+/// event table when it activates the PMU, so one that is not detected (or
+/// not the forced one) has no events, whatever leaf 0xA says.
 fn arch_perfmon(ctx: &Ctx, pmu: PmuDesc) -> Option<ArchPerfmon> {
     if ctx.forced == Some(pmu) {
         return Some(ArchPerfmon {
@@ -38,7 +41,12 @@ fn arch_perfmon(ctx: &Ctx, pmu: PmuDesc) -> Option<ArchPerfmon> {
             edx: 0,
         });
     }
-    ctx.host.arch_perfmon
+    if ctx.forcing {
+        return None;
+    }
+    ctx.host
+        .arch_perfmon
+        .filter(|_| IntelX86.detect(pmu, &ctx.host))
 }
 
 /// Modifier mask of an event on this host. The architectural PMU adds

@@ -6,9 +6,10 @@
 
 pub(crate) use pfmlib_defs::netburst as defs;
 
-use super::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
+use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
+use super::machinery::{push_umask, Encoding, ModSpec, ModTable, Own, UmaskRules};
 use crate::ctx::Ctx;
-use crate::desc::{Attr, AttrRef, Desc, Offer};
+use crate::desc::{Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::Host;
 use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
@@ -98,44 +99,57 @@ impl Engine for Netburst {
     }
 }
 
-/// What the requested attributes set.
+/// The modifiers' values; the ESCR/CCCR placement is the family's own.
+const MODS: ModTable = ModTable::new(
+    MODIFIERS,
+    &[
+        ModSpec::own(0, 1),             // u
+        ModSpec::own(0, 1),             // k
+        ModSpec::own(0, 1),             // cmpl
+        ModSpec::own(0, 1),             // e
+        ModSpec::own(0, MAX_THRESHOLD), // thr
+    ],
+    ErrorKind::AttrValue,
+);
+
+/// What the requested attributes set: the ESCR/CCCR pair, and the event
+/// mask and tag bits the unit masks select (a unit mask's code is a bit
+/// number).
 #[derive(Default)]
-struct State {
+struct EscrCccr {
     escr: NetburstEscr,
     cccr: NetburstCccr,
     evmask: u64,
     tags: u64,
-    plm_given: bool,
-    umask_given: bool,
 }
 
 /// The ESCR and CCCR of the event, and the fully-qualified string.
 fn encode(d: &mut Desc) -> Result<(NetburstEscr, NetburstCccr)> {
-    let mut st = State::default();
-    for k in 0..d.attrs.len() {
-        let a = d.attrs[k];
-        match a.what {
-            AttrRef::Umask(i) => {
-                let b = d.umask(i).code();
+    let mut st = EscrCccr::default();
+    let mut e = Encoding::default();
+    e.apply_attrs(&UmaskRules::NONE, &MODS, d, 0, |_, own| {
+        match own {
+            Own::Umask(um) => {
+                let b = um.code();
                 if b < EVENT_MASK_BITS {
                     st.evmask |= 1 << b;
                 } else {
                     st.tags |= 1 << (b - EVENT_MASK_BITS);
                 }
-                st.umask_given = true;
             }
-            AttrRef::Mod(m) => apply_modifier(&mut st, d, u64::from(m), a.ival)?,
+            Own::Mod(m, ival) => place_modifier(&mut st, m, ival),
             // The parser refuses raw unit masks: this PMU takes none.
-            AttrRef::Raw(_) => return Err(Error::new(ErrorKind::Attr, "raw unit mask")),
-            AttrRef::Perf(_) => {}
+            Own::Raw(_) => return Err(Error::new(ErrorKind::Attr, "raw unit mask")),
+            Own::Unknown => {}
         }
-    }
-    if !st.plm_given {
+        Ok(())
+    })?;
+    if e.given & ((1 << id::U) | (1 << id::K)) == 0 {
         let (os, usr) = (d.dfl_plm.contains(Plm::PLM0), d.dfl_plm.contains(Plm::PLM3));
         set_plm(&mut st.escr, id::K, u64::from(os));
         set_plm(&mut st.escr, id::U, u64::from(usr));
     }
-    if !st.umask_given {
+    if e.um.count == 0 {
         st.evmask = add_default(d)?;
     }
     let ev = d.event;
@@ -166,13 +180,11 @@ fn set_plm(escr: &mut NetburstEscr, which: u64, on: u64) {
     }
 }
 
-fn apply_modifier(st: &mut State, d: &Desc, m: u64, ival: u64) -> Result<()> {
+/// Places modifier `m` (its value in range) in the ESCR or CCCR.
+fn place_modifier(st: &mut EscrCccr, m: u64, ival: u64) {
     let on = u64::from(ival != 0);
     match m {
-        id::U | id::K => {
-            set_plm(&mut st.escr, m, on);
-            st.plm_given = true;
-        }
+        id::U | id::K => set_plm(&mut st.escr, m, on),
         id::E if on != 0 => {
             st.cccr.set_compare(1);
             st.cccr.set_edge(1);
@@ -181,24 +193,12 @@ fn apply_modifier(st: &mut State, d: &Desc, m: u64, ival: u64) -> Result<()> {
             st.cccr.set_compare(1);
             st.cccr.set_complement(1);
         }
-        id::THR => {
-            if ival > MAX_THRESHOLD {
-                return Err(Error::new(
-                    ErrorKind::AttrValue,
-                    format!(
-                        "threshold thr={ival} of {} is out of range [0-{MAX_THRESHOLD}]",
-                        d.event_name()
-                    ),
-                ));
-            }
-            if ival != 0 {
-                st.cccr.set_compare(1);
-                st.cccr.set_threshold(ival);
-            }
+        id::THR if ival != 0 => {
+            st.cccr.set_compare(1);
+            st.cccr.set_threshold(ival);
         }
         _ => {}
     }
-    Ok(())
 }
 
 /// No unit mask given: the event's default one, added to the attributes.
@@ -215,10 +215,7 @@ fn add_default(d: &mut Desc) -> Result<u64> {
             ),
         ));
     };
-    d.attrs.push(Attr {
-        what: AttrRef::Umask(j as u16),
-        ival: 0,
-    });
+    push_umask(d, j);
     // libpfm4 puts a default's bit in the event mask whatever its position.
     Ok(1u64.checked_shl(ev.umask(j).code() as u32).unwrap_or(0))
 }

@@ -4,7 +4,7 @@
 
 pub(crate) use pfmlib_defs::perf as defs;
 
-use super::{offer_of, Engine, EventFlags};
+use super::common::{offer_of, Engine, EventFlags};
 use crate::ctx::Ctx;
 use crate::desc::{Attr, AttrRef, Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};

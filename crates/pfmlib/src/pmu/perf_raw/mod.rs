@@ -8,7 +8,7 @@
 
 pub(crate) use pfmlib_defs::perf_raw as defs;
 
-use super::{offer_of, Engine};
+use super::common::{offer_of, Engine};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;

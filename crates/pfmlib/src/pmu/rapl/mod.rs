@@ -10,8 +10,8 @@
 
 pub(crate) use pfmlib_defs::rapl as defs;
 
+use super::common::{cpu_matches, offer_of, Engine};
 use super::kernel_type::kernel_pmu_type;
-use super::{cpu_matches, offer_of, Engine};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::{Error, ErrorKind, Result};
@@ -95,7 +95,7 @@ impl Engine for Rapl {
     /// perf_events.
     fn os_exported(&self, pmu: PmuDesc, host: &Host) -> bool {
         pmu.flags() & PMU_OS_DETECT == 0
-            || super::perf_exports(host, Some(pmu.perf_name().unwrap_or("power")))
+            || super::common::perf_exports(host, Some(pmu.perf_name().unwrap_or("power")))
     }
 
     fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {

@@ -1,0 +1,60 @@
+//! Helpers every subcommand shares: messages on standard error, quoting of
+//! user input in them, the OS-layer option, the host line.
+
+/// Writes a line to standard error; a failed write (closed or full) is
+/// ignored, as there is nowhere left to report it (never a panic).
+macro_rules! warn {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// User input quoted for a message, cut when huge (pfmlib's own quoting).
+pub use pfmlib::quoted;
+
+/// OS layer for encodings and attribute lists.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum OsArg {
+    /// Raw PMU register values.
+    None,
+    /// Linux perf_events (PMU attributes).
+    Perf,
+    /// Linux perf_events with sampling and scheduling attributes.
+    PerfExt,
+}
+
+impl From<OsArg> for pfmlib::Os {
+    fn from(o: OsArg) -> pfmlib::Os {
+        match o {
+            OsArg::None => pfmlib::Os::None,
+            OsArg::Perf => pfmlib::Os::PerfEvent,
+            OsArg::PerfExt => pfmlib::Os::PerfEventExt,
+        }
+    }
+}
+
+/// One line describing the host for people: the CPU (Arm ones by
+/// implementer and part in hex, as `/proc/cpuinfo` shows them), where the
+/// facts come from when it is a recorded host, and whether the kernel
+/// exposes a CPU PMU.
+pub fn host_line(lib: &pfmlib::Library) -> String {
+    let h = lib.host();
+    let mut cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
+    cpu += &match h.arm {
+        Some(a) => format!(
+            " (implementer {:#x}, part {:#x}, architecture {})",
+            a.implementer, a.part, a.architecture
+        ),
+        None => format!(" (family {}, model {})", h.family, h.model),
+    };
+    if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
+        cpu += &format!(", recorded host under {}", root.display());
+    }
+    let pmu = if h.kernel_cpu_pmu {
+        "the kernel exposes a hardware CPU PMU".to_string()
+    } else {
+        "the kernel exposes no hardware CPU PMU (no cpu or armv* PMU under /sys/bus/event_source/devices, as in most VMs): hardware events can be encoded but not counted here".to_string()
+    };
+    format!("Host: {cpu}; {pmu}")
+}

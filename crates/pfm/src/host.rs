@@ -1,0 +1,108 @@
+//! The global options `--host-root` and `--host-arch`: the library to
+//! answer with (this machine's, or a recorded host's), and libpfm4's
+//! diagnostics about the PMUs it chose.
+
+use clap::ValueEnum;
+
+/// Where the host facts come from (global options).
+#[derive(clap::Args)]
+pub struct HostArgs {
+    /// Answer for a recorded host: read `/proc` and `/sys` facts under DIR
+    /// (DIR/proc/cpuinfo, DIR/sys/bus/event_source/devices/...) instead of
+    /// this machine's. On Arm the CPU is identified from DIR/proc/cpuinfo; on
+    /// x86 it is always this machine's (CPUID, which no file can stand for).
+    /// Not for stat or counters, which count on this machine.
+    #[arg(long, global = true, value_name = "DIR")]
+    host_root: Option<std::path::PathBuf>,
+    /// Architecture of the recorded host (default: aarch64 when
+    /// DIR/proc/cpuinfo has a `CPU implementer` line, otherwise x86).
+    #[arg(long, global = true, value_enum, requires = "host_root")]
+    host_arch: Option<HostArch>,
+}
+
+/// Architecture of a recorded host.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum HostArch {
+    /// x86 (CPU from this machine's CPUID).
+    X86,
+    /// 64-bit Arm (libpfm4's arm64 build).
+    #[value(alias = "arm64")]
+    Aarch64,
+    /// 32-bit Arm (libpfm4's arm build).
+    Arm,
+}
+
+impl HostArgs {
+    /// The library to answer with: the running machine's, or one for the
+    /// recorded host, with libpfm4's environment options either way.
+    pub fn library(&self) -> anyhow::Result<Option<pfmlib::Library>> {
+        let Some(root) = &self.host_root else {
+            return Ok(None);
+        };
+        if !root.is_dir() {
+            anyhow::bail!(
+                "--host-root {}: not a directory",
+                crate::cli::quoted(&root.to_string_lossy())
+            );
+        }
+        let cpuinfo = std::fs::read_to_string(root.join("proc/cpuinfo")).unwrap_or_default();
+        let arch = match self.host_arch {
+            Some(HostArch::X86) => pfmlib::Arch::X86,
+            Some(HostArch::Aarch64) => pfmlib::Arch::Aarch64,
+            Some(HostArch::Arm) => pfmlib::Arch::Arm,
+            None if cpuinfo.lines().any(|l| l.starts_with("CPU implementer")) => {
+                pfmlib::Arch::Aarch64
+            }
+            None => pfmlib::Arch::X86,
+        };
+        let host = pfmlib::Host::detect_with_root(arch, root.clone());
+        Ok(Some(pfmlib::Library::new(
+            host,
+            pfmlib::Options::from_env(),
+        )))
+    }
+}
+
+/// libpfm4's diagnostics, which pfm honours as libpfm4's tools do:
+/// `LIBPFM_VERBOSE` (a digit) names a forced PMU, `LIBPFM_DEBUG` (a digit)
+/// the PMUs chosen; on standard error, or standard output with
+/// `LIBPFM_DEBUG_STDOUT`. (`LIBPFM_FORCE_PMU`, `LIBPFM_DISABLED_PMUS` and
+/// `LIBPFM_ENCODE_INACTIVE` are read by the library itself.)
+pub fn announce(lib: &pfmlib::Library) {
+    let level = |k: &str| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.bytes().next())
+            .filter(u8::is_ascii_digit)
+            .map_or(0, |c| c - b'0')
+    };
+    let (verbose, debug) = (level("LIBPFM_VERBOSE"), level("LIBPFM_DEBUG"));
+    // Diagnostics only: a failure to write them is not worth failing for.
+    let say = |line: String| {
+        use std::io::Write as _;
+        let _ = if std::env::var_os("LIBPFM_DEBUG_STDOUT").is_some() {
+            writeln!(std::io::stdout(), "{line}")
+        } else {
+            writeln!(std::io::stderr(), "{line}")
+        };
+    };
+    if verbose > 0 && lib.options().force_pmu.is_some() {
+        match lib.active_pmus().next() {
+            Some(p) => say(format!(
+                "forced PMU: {} ({}), the only one active",
+                p.name(),
+                p.info().desc
+            )),
+            None => say("LIBPFM_FORCE_PMU names no PMU: none is active".to_string()),
+        }
+    }
+    if debug > 0 {
+        let active: Vec<&str> = lib.active_pmus().map(|p| p.name()).collect();
+        say(format!(
+            "pfmlib: {} PMUs known, {} active: {}",
+            lib.pmus().count(),
+            active.len(),
+            active.join(" ")
+        ));
+    }
+}
