@@ -368,20 +368,17 @@ fn pieces_of(texts: impl Iterator<Item = String>) -> [Piece; 32] {
 /// engines write after it): at most [`MAX_FSTR`] bytes after the prefix, as
 /// libpfm4 bounds it (cut at a character boundary).
 ///
-/// The bytes live in a buffer zeroed [`SLACK`] bytes past the longest
-/// string, so that a short piece is written as one or two whole words
-/// (the bytes past its end are overwritten by the next piece, or cut off
-/// at the end).
+/// Its buffer has room for [`SLACK`] bytes past the longest string, so that
+/// a short piece is appended as one 16-byte copy of fixed size (the bytes
+/// past its end are cut off again at once).
 pub(crate) struct Fstr {
-    /// The prefix, the string, then zero bytes up to `base + MAX_FSTR + SLACK`.
+    /// The prefix, then the string.
     buf: Vec<u8>,
     /// Length of the `pmu::` prefix.
     base: usize,
-    /// End of the string.
-    end: usize,
 }
 
-/// Room past the longest string, for whole-word writes.
+/// Room past the longest string, for whole-piece writes.
 const SLACK: usize = 24;
 
 impl std::fmt::Debug for Fstr {
@@ -390,18 +387,18 @@ impl std::fmt::Debug for Fstr {
     }
 }
 
-/// A short piece of a fully-qualified string (`:name=`) as two words, for
+/// A short piece of a fully-qualified string (`:name=`) in 16 bytes, for
 /// [`Fstr::push_piece`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Piece {
-    words: [u64; 2],
+    bytes: [u8; 16],
     len: u8,
 }
 
 impl Piece {
     /// No piece (nothing is written for it).
     pub const EMPTY: Piece = Piece {
-        words: [0; 2],
+        bytes: [0; 16],
         len: 0,
     };
 
@@ -413,12 +410,8 @@ impl Piece {
         }
         let mut bytes = [0u8; 16];
         bytes[..b.len()].copy_from_slice(b);
-        let (lo, hi) = bytes.split_at(8);
         Some(Piece {
-            words: [
-                u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])),
-                u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])),
-            ],
+            bytes,
             len: b.len() as u8,
         })
     }
@@ -431,12 +424,7 @@ impl Fstr {
         let mut buf = Vec::with_capacity(base + MAX_FSTR + SLACK);
         buf.extend_from_slice(pmu.as_bytes());
         buf.extend_from_slice(b"::");
-        buf.resize(base + MAX_FSTR + SLACK, 0);
-        Fstr {
-            buf,
-            base,
-            end: base,
-        }
+        Fstr { buf, base }
     }
 
     /// A placeholder that holds nothing (no allocation).
@@ -444,56 +432,47 @@ impl Fstr {
         Fstr {
             buf: Vec::new(),
             base: 0,
-            end: 0,
         }
     }
 
     /// Empties it (the prefix stays).
     pub fn clear(&mut self) {
-        self.end = self.base;
+        self.buf.truncate(self.base);
     }
 
     /// Does a piece of `n` bytes fit whole?
     #[inline]
     pub fn fits(&self, n: usize) -> bool {
-        self.end - self.base + n <= MAX_FSTR
+        self.buf.len() - self.base + n <= MAX_FSTR
     }
 
     /// Appends bytes the caller knows fit and end at a character boundary.
     #[inline]
     fn put(&mut self, b: &[u8]) {
-        if let Some(dst) = self.buf.get_mut(self.end..self.end + b.len()) {
-            dst.copy_from_slice(b);
-            self.end += b.len();
-        }
+        self.buf.extend_from_slice(b);
     }
 
-    /// Appends a piece that fits ([`Fstr::fits`]): two word writes.
+    /// Appends a piece that fits ([`Fstr::fits`]): a copy of 16 bytes, the
+    /// bytes past the piece cut off.
     #[inline]
     pub fn push_piece(&mut self, p: Piece) {
-        if let Some(dst) = self.buf.get_mut(self.end..self.end + 16) {
-            dst[..8].copy_from_slice(&p.words[0].to_le_bytes());
-            dst[8..].copy_from_slice(&p.words[1].to_le_bytes());
-            self.end += usize::from(p.len);
-        }
+        let end = self.buf.len() + usize::from(p.len);
+        self.buf.extend_from_slice(&p.bytes);
+        self.buf.truncate(end);
     }
 
     /// Appends `p` and `value` in decimal (its digits cut where the string
     /// is full), if `p` and one digit fit; false, and nothing written, if not.
     #[inline]
-    pub fn push_piece_decimal(&mut self, p: Piece, value: u64) -> bool {
+    pub fn push_piece_decimal(&mut self, mut p: Piece, value: u64) -> bool {
         if p.len == 0 || !self.fits(usize::from(p.len) + 1) {
             return false;
         }
         if value < 10 && p.len < 16 {
-            // The digit goes into the words, right after the piece.
-            let mut w = p.words;
-            let at = usize::from(p.len);
-            w[at / 8] |= (u64::from(b'0') + value) << (8 * (at % 8));
-            self.push_piece(Piece {
-                words: w,
-                len: p.len + 1,
-            });
+            // The digit goes into the piece, right after its text.
+            p.bytes[usize::from(p.len) & 15] = b'0' + value as u8;
+            p.len += 1;
+            self.push_piece(p);
             return true;
         }
         self.push_piece(p);
@@ -505,10 +484,7 @@ impl Fstr {
     #[inline]
     pub fn push_char(&mut self, c: char) {
         if c.is_ascii() {
-            if let Some(b) = self.buf.get_mut(self.end) {
-                *b = c as u8;
-                self.end += 1;
-            }
+            self.buf.push(c as u8);
         } else {
             self.put(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
@@ -522,7 +498,7 @@ impl Fstr {
 
     /// Appends `s`, or as much of it as fits (whole characters).
     pub fn push(&mut self, s: &str) {
-        let room = MAX_FSTR - (self.end - self.base);
+        let room = MAX_FSTR - (self.buf.len() - self.base);
         if s.len() <= room {
             self.put(s.as_bytes());
             return;
@@ -537,10 +513,10 @@ impl Fstr {
     /// Appends `v` in decimal.
     #[inline]
     pub fn push_decimal(&mut self, v: u64) {
-        let room = MAX_FSTR - (self.end - self.base);
+        let room = MAX_FSTR - (self.buf.len() - self.base);
         if v < 10 {
             if room > 0 {
-                self.push_char((b'0' + v as u8) as char);
+                self.buf.push(b'0' + v as u8);
             }
             return;
         }
@@ -551,9 +527,13 @@ impl Fstr {
             self.put(&d[..room]);
             return;
         }
-        // Two digits at a time, from the last, straight into the buffer.
-        if let Some(dst) = self.buf.get_mut(self.end..self.end + n) {
-            let (mut v, mut i) = (v, n);
+        // Two digits at a time, from the last, straight into the buffer
+        // (grown by a fixed 20 bytes, then cut to the digits).
+        let start = self.buf.len();
+        self.buf.extend_from_slice(&[0u8; 20]);
+        self.buf.truncate(start + n);
+        if let Some(dst) = self.buf.get_mut(start..) {
+            let (mut v, mut i) = (v, dst.len());
             while v >= 100 {
                 let r = (v % 100) as usize * 2;
                 v /= 100;
@@ -566,13 +546,12 @@ impl Fstr {
             } else {
                 dst[0] = b'0' + v as u8;
             }
-            self.end += n;
         }
     }
 
     /// The string so far, without the prefix.
     pub fn as_str(&self) -> &str {
-        let b = self.buf.get(self.base..self.end).unwrap_or(&[]);
+        let b = self.buf.get(self.base..).unwrap_or(&[]);
         match std::str::from_utf8(b) {
             Ok(s) => s,
             Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or(""),
@@ -580,8 +559,7 @@ impl Fstr {
     }
 
     /// The whole string, prefix included.
-    pub fn into_string(mut self) -> String {
-        self.buf.truncate(self.end);
+    pub fn into_string(self) -> String {
         match String::from_utf8(self.buf) {
             Ok(s) => s,
             // Only whole characters are written: not reached.
@@ -592,7 +570,7 @@ impl Fstr {
     /// Its length in bytes, without the prefix.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.end - self.base
+        self.buf.len() - self.base
     }
 }
 
