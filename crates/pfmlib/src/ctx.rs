@@ -14,6 +14,9 @@ pub(crate) struct Ctx {
     pub host: Host,
     /// Active PMUs, in lookup order.
     pub active: Vec<PmuDesc>,
+    /// The active PMUs an event name without a `pmu::` prefix is looked up
+    /// in: the active ones, less deprecated names ([`Ctx::pass_over`]).
+    pub unprefixed: Vec<PmuDesc>,
     /// Bit per PMU (by [`PmuDesc::index`]): active.
     active_set: Vec<u64>,
     /// Bit per PMU: visible (known and not disabled).
@@ -77,6 +80,7 @@ impl Ctx {
             .map(|p| p.supported_plm());
         Ctx {
             host,
+            unprefixed: active.clone(),
             active,
             active_set,
             visible_set,
@@ -86,6 +90,17 @@ impl Ctx {
             forced,
             forcing,
         }
+    }
+
+    /// Leaves the PMUs `deprecated` accepts out of the unprefixed lookup
+    /// (libpfm4 passes deprecated PMU names over without a prefix).
+    pub fn pass_over(&mut self, deprecated: impl Fn(PmuDesc) -> bool) {
+        self.unprefixed = self
+            .active
+            .iter()
+            .copied()
+            .filter(|&p| !deprecated(p))
+            .collect();
     }
 
     /// Is `p` active?
