@@ -183,14 +183,21 @@ impl Desc {
         })
     }
 
-    /// Appends `:name` to the fully-qualified string.
-    pub fn push_fstr_attr(&mut self, name: &str) {
-        if self.fstr.fits(1 + name.len()) {
-            self.fstr.push_char(':');
-            self.fstr.push_short(name);
+    /// Appends `:` (with `colon`) and a name of the tables, given as its
+    /// bytes; where it does not fit whole, its text (`name()`) as
+    /// [`Fstr::push`] cuts it.
+    #[inline]
+    fn push_table_name(&mut self, colon: bool, bytes: &[u8], name: impl FnOnce() -> &'static str) {
+        if self.fstr.fits(usize::from(colon) + bytes.len()) {
+            if colon {
+                self.fstr.push_char(':');
+            }
+            self.fstr.put(bytes);
         } else {
-            self.fstr.push(":");
-            self.fstr.push(name);
+            if colon {
+                self.fstr.push(":");
+            }
+            self.fstr.push(name());
         }
     }
 
@@ -203,7 +210,8 @@ impl Desc {
     /// unit masks (or raw unit mask) in attribute order.
     pub fn write_fstr_umasks(&mut self) {
         self.fstr.clear();
-        self.fstr.push(self.event.name());
+        let ev = self.event;
+        self.push_table_name(false, ev.name_bytes(), || ev.name());
         self.sort_attrs();
         // Sorted: the unit masks first, raw unit masks last.
         let mut k = 0;
@@ -212,7 +220,8 @@ impl Desc {
             ..
         }) = self.attrs.get(k)
         {
-            self.push_fstr_attr(self.umask(i).name());
+            let um = self.umask(i);
+            self.push_table_name(true, um.name_bytes(), || um.name());
             k += 1;
         }
         let raw = self

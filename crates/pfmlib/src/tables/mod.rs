@@ -490,7 +490,8 @@ impl EventDesc {
         string(u32_at(EVENTS, self.at(layout::event::NAME)))
     }
 
-    fn name_bytes(self) -> &'static [u8] {
+    /// The name's bytes (no character-boundary checks).
+    pub(crate) fn name_bytes(self) -> &'static [u8] {
         string_bytes(u32_at(EVENTS, self.at(layout::event::NAME)))
     }
 
@@ -626,7 +627,8 @@ impl UmaskDesc {
         string(u32_at(UMASKS, self.at(layout::umask::NAME)))
     }
 
-    fn name_bytes(self) -> &'static [u8] {
+    /// The name's bytes (no character-boundary checks).
+    pub(crate) fn name_bytes(self) -> &'static [u8] {
         string_bytes(u32_at(UMASKS, self.at(layout::umask::NAME)))
     }
 
