@@ -14,9 +14,9 @@ pub(crate) struct Ctx {
     pub host: Host,
     /// Active PMUs, in lookup order.
     pub active: Vec<PmuDesc>,
-    /// The active PMUs an event name without a `pmu::` prefix is looked up
-    /// in: the active ones, less deprecated names ([`Ctx::pass_over`]).
-    pub unprefixed: Vec<PmuDesc>,
+    /// Some active PMU is a deprecated name, which an event name without a
+    /// `pmu::` prefix passes over ([`Ctx::note_deprecated`]).
+    pub any_deprecated: bool,
     /// Bit per PMU (by [`PmuDesc::index`]): active.
     active_set: Vec<u64>,
     /// Bit per PMU: visible (known and not disabled).
@@ -80,7 +80,7 @@ impl Ctx {
             .map(|p| p.supported_plm());
         Ctx {
             host,
-            unprefixed: active.clone(),
+            any_deprecated: true,
             active,
             active_set,
             visible_set,
@@ -92,15 +92,11 @@ impl Ctx {
         }
     }
 
-    /// Leaves the PMUs `deprecated` accepts out of the unprefixed lookup
-    /// (libpfm4 passes deprecated PMU names over without a prefix).
-    pub fn pass_over(&mut self, deprecated: impl Fn(PmuDesc) -> bool) {
-        self.unprefixed = self
-            .active
-            .iter()
-            .copied()
-            .filter(|&p| !deprecated(p))
-            .collect();
+    /// Notes whether an active PMU is one that `deprecated` accepts
+    /// (libpfm4 passes deprecated PMU names over without a prefix): when
+    /// none is, the unprefixed lookup asks no engine about it.
+    pub fn note_deprecated(&mut self, deprecated: impl Fn(PmuDesc) -> bool) {
+        self.any_deprecated = self.active.iter().any(|&p| deprecated(p));
     }
 
     /// Is `p` active?

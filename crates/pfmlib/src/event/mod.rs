@@ -90,11 +90,12 @@ fn resolve_inline<'a>(
             let pmu = prefixed_pmu(ctx, p, input)?;
             match_in(ctx, pmu, ename).map(|(e, v)| (pmu, e, v))
         }
-        // Without a prefix, deprecated PMU names are passed over (libpfm4):
-        // the library left them out of `unprefixed`.
+        // Without a prefix, deprecated PMU names are passed over (libpfm4);
+        // the library noted whether any is active.
         None => ctx
-            .unprefixed
+            .active
             .iter()
+            .filter(|&&pmu| !ctx.any_deprecated || !engine(pmu).deprecated(pmu))
             .find_map(|&pmu| match_in(ctx, pmu, ename).map(|(e, v)| (pmu, e, v))),
     };
     match found {

@@ -70,7 +70,7 @@ impl Library {
             forced,
             options.force_pmu.is_some(),
         );
-        ctx.pass_over(|p| engine(p).deprecated(p));
+        ctx.note_deprecated(|p| engine(p).deprecated(p));
         Library { ctx, options }
     }
 
