@@ -50,7 +50,12 @@ pub(crate) fn encode_os(st: &State, os: c_uint) -> Result<Os, c_int> {
 /// attribute is named with, so such a string fails as it does in libpfm4
 /// (`PFM_ERR_NOTFOUND` for the name, `PFM_ERR_ATTR` for an attribute).
 pub(crate) fn text(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+    // The validation of `from_utf8` reads a word at a time; the lossy
+    // conversion's goes byte by byte, so it is kept for strings that need it.
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// The error code of a pfmlib error, which the debug output explains.

@@ -5,6 +5,7 @@
 /// hash alike, since bit 5 (the only bit in which a letter's two cases differ)
 /// is cleared in every byte. Eight bytes at a time, one multiply each, and
 /// one more for the tail.
+#[inline]
 pub fn name_hash(name: &[u8]) -> u32 {
     const FOLD: u64 = !0x2020_2020_2020_2020;
     const K: u64 = 0x9e37_79b9_7f4a_7c15;

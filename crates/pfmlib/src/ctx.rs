@@ -14,6 +14,9 @@ pub(crate) struct Ctx {
     pub host: Host,
     /// Active PMUs, in lookup order.
     pub active: Vec<PmuDesc>,
+    /// Some active PMU is a deprecated name, which an event name without a
+    /// `pmu::` prefix passes over ([`Ctx::note_deprecated`]).
+    pub any_deprecated: bool,
     /// Bit per PMU (by [`PmuDesc::index`]): active.
     active_set: Vec<u64>,
     /// Bit per PMU: visible (known and not disabled).
@@ -77,6 +80,7 @@ impl Ctx {
             .map(|p| p.supported_plm());
         Ctx {
             host,
+            any_deprecated: true,
             active,
             active_set,
             visible_set,
@@ -86,6 +90,13 @@ impl Ctx {
             forced,
             forcing,
         }
+    }
+
+    /// Notes whether an active PMU is one that `deprecated` accepts
+    /// (libpfm4 passes deprecated PMU names over without a prefix): when
+    /// none is, the unprefixed lookup asks no engine about it.
+    pub fn note_deprecated(&mut self, deprecated: impl Fn(PmuDesc) -> bool) {
+        self.any_deprecated = self.active.iter().any(|&p| deprecated(p));
     }
 
     /// Is `p` active?

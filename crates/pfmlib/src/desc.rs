@@ -6,8 +6,9 @@
 use crate::kernel::PERF_ATTRS;
 use crate::model::{Os, Plm};
 use crate::tables::{EventDesc, PmuDesc, UmaskDesc};
-use pfmlib_defs::ModDef;
+use pfmlib_defs::{ModDef, FAMILIES};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Most attributes one event string may carry.
 pub(crate) const MAX_ATTRS: usize = 64;
@@ -48,6 +49,42 @@ pub(crate) struct Attr {
     pub ival: u64,
 }
 
+/// A quick record of the requested attributes: a bit per attribute, by
+/// kind and index, and whether two attributes fell on one bit (perhaps the
+/// same attribute twice; perhaps not).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AttrSet {
+    bits: [u64; 4],
+    /// Two attributes share a bit.
+    pub maybe_dup: bool,
+}
+
+impl AttrSet {
+    /// Records `a`.
+    #[inline]
+    pub fn insert(&mut self, a: AttrRef) {
+        let bit = match a {
+            AttrRef::Mod(id) => usize::from(id & 63),
+            AttrRef::Umask(i) => 64 + usize::from(i & 63),
+            AttrRef::Perf(id) => 128 + usize::from(id & 63),
+            AttrRef::Raw(v) => 192 + (v & 63) as usize,
+        };
+        let m = 1u64 << (bit % 64);
+        let w = &mut self.bits[bit / 64];
+        self.maybe_dup |= *w & m != 0;
+        *w |= m;
+    }
+
+    /// The record of `attrs`.
+    pub fn of(attrs: &[Attr]) -> AttrSet {
+        let mut s = AttrSet::default();
+        for a in attrs {
+            s.insert(a.what);
+        }
+        s
+    }
+}
+
 /// What an event offers for an OS layer, beyond its unit masks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Offer {
@@ -68,6 +105,8 @@ pub(crate) struct Desc {
     pub offer: Offer,
     /// Requested attributes, in the order given (then sorted by the engine).
     pub attrs: Vec<Attr>,
+    /// The record of the attributes parsed ([`Desc::push_attr`]).
+    pub parsed: AttrSet,
     /// The value the event's name carried (`Engine::match_event`; 0 for
     /// table names).
     pub name_value: u64,
@@ -105,9 +144,17 @@ impl Desc {
                 v.reserve(16);
                 v
             },
+            parsed: AttrSet::default(),
             name_value: 0,
             fstr: Fstr::new(pmu.name()),
         }
+    }
+
+    /// Appends a parsed attribute, recorded in `parsed`.
+    #[inline]
+    pub fn push_attr(&mut self, a: Attr) {
+        self.parsed.insert(a.what);
+        self.attrs.push(a);
     }
 
     /// Unit mask `i` of the event.
@@ -136,14 +183,21 @@ impl Desc {
         })
     }
 
-    /// Appends `:name` to the fully-qualified string.
-    pub fn push_fstr_attr(&mut self, name: &str) {
-        if self.fstr.fits(1 + name.len()) {
-            self.fstr.push_char(':');
-            self.fstr.push_short(name);
+    /// Appends `:` (with `colon`) and a name of the tables, given as its
+    /// bytes; where it does not fit whole, its text (`name()`) as
+    /// [`Fstr::push`] cuts it.
+    #[inline]
+    fn push_table_name(&mut self, colon: bool, bytes: &[u8], name: impl FnOnce() -> &'static str) {
+        if self.fstr.fits(usize::from(colon) + bytes.len()) {
+            if colon {
+                self.fstr.push_char(':');
+            }
+            self.fstr.put(bytes);
         } else {
-            self.fstr.push(":");
-            self.fstr.push(name);
+            if colon {
+                self.fstr.push(":");
+            }
+            self.fstr.push(name());
         }
     }
 
@@ -156,13 +210,28 @@ impl Desc {
     /// unit masks (or raw unit mask) in attribute order.
     pub fn write_fstr_umasks(&mut self) {
         self.fstr.clear();
-        self.fstr.push(self.event.name());
+        let ev = self.event;
+        self.push_table_name(false, ev.name_bytes(), || ev.name());
         self.sort_attrs();
-        for k in 0..self.attrs.len() {
-            match self.attrs[k].what {
-                AttrRef::Umask(i) => self.push_fstr_attr(self.umask(i).name()),
-                AttrRef::Raw(v) => self.push_fstr_raw(v),
-                _ => {}
+        // Sorted: the unit masks first, raw unit masks last.
+        let mut k = 0;
+        while let Some(&Attr {
+            what: AttrRef::Umask(i),
+            ..
+        }) = self.attrs.get(k)
+        {
+            let um = self.umask(i);
+            self.push_table_name(true, um.name_bytes(), || um.name());
+            k += 1;
+        }
+        let raw = self
+            .attrs
+            .iter()
+            .rposition(|a| !matches!(a.what, AttrRef::Raw(_)))
+            .map_or(0, |last| last + 1);
+        for k in raw.max(k)..self.attrs.len() {
+            if let AttrRef::Raw(v) = self.attrs[k].what {
+                self.push_fstr_raw(v);
             }
         }
     }
@@ -171,20 +240,26 @@ impl Desc {
     /// ordering rules: [`Desc::write_fstr_umasks`], then each hardware
     /// modifier offered, in id order, as `:name=value` with the register
     /// value `value` gives it (`None`: left out).
-    pub fn write_fstr(&mut self, mods: &[ModDef], value: impl Fn(u64) -> Option<u64>) {
+    pub fn write_fstr(&mut self, mods: &'static [ModDef], value: impl Fn(u64) -> Option<u64>) {
         self.write_fstr_umasks();
         self.write_fstr_mods(mods, value);
     }
 
     /// Appends each hardware modifier offered, in id order, as `:name=value`
     /// with the value `value` gives it (`None`: left out).
-    pub fn write_fstr_mods(&mut self, mods: &[ModDef], value: impl Fn(u64) -> Option<u64>) {
+    pub fn write_fstr_mods(&mut self, mods: &'static [ModDef], value: impl Fn(u64) -> Option<u64>) {
+        let pieces = match family_pieces(self.pmu.family()) {
+            Some(f) if f.made_from(mods) => &f.pieces,
+            _ => &NO_PIECES,
+        };
         let mut offered = self.offer.mods;
         while offered != 0 {
             let id = offered.trailing_zeros();
             offered &= offered - 1;
             if let (Some(v), Some(m)) = (value(u64::from(id)), mods.get(id as usize)) {
-                self.push_fstr_val(m.name, v);
+                if !self.fstr.push_piece_decimal(pieces[id as usize & 31], v) {
+                    self.push_fstr_val(m.name, v);
+                }
             }
         }
     }
@@ -215,28 +290,105 @@ impl Desc {
         self.fstr.push_decimal(value);
     }
 
-    /// Appends the perf_events attributes offered, in id order, with the
-    /// value `shown` gives each (`None`: left out).
-    pub fn write_fstr_perf(&mut self, shown: impl Fn(u64) -> Option<u64>) {
-        let mut perf = self.offer.perf;
+    /// Appends the perf_events attributes offered and `shown` (bit = id),
+    /// in id order, each with its value in `values` (by id).
+    pub fn write_fstr_perf(&mut self, shown: u32, values: &[u64]) {
+        let pieces = perf_pieces();
+        let mut perf = self.offer.perf & shown;
         while perf != 0 {
-            let id = perf.trailing_zeros();
+            let id = perf.trailing_zeros() as usize;
             perf &= perf - 1;
-            if let (Some(v), Some(a)) = (shown(u64::from(id)), PERF_ATTRS.get(id as usize)) {
-                self.push_fstr_setting(a.setting, v);
+            if let (Some(&v), Some(a)) = (values.get(id), PERF_ATTRS.get(id)) {
+                if !self.fstr.push_piece_decimal(pieces[id & 31], v) {
+                    self.push_fstr_setting(a.setting, v);
+                }
             }
         }
     }
 }
 
+/// One family's `:name=` pieces, by modifier id.
+struct FamilyPieces {
+    /// The modifiers they were made from.
+    defs: &'static [ModDef],
+    /// By id (an empty piece: none).
+    pieces: [Piece; 32],
+    /// Addresses of modifier lists found equal to `defs` (a `const` list
+    /// may have several copies), 0 where none yet.
+    seen: [AtomicUsize; 4],
+}
+
+impl FamilyPieces {
+    /// Were the pieces made from `mods` (the same names, in the same order)?
+    #[inline]
+    fn made_from(&self, mods: &'static [ModDef]) -> bool {
+        let at = mods.as_ptr() as usize;
+        if mods.len() != self.defs.len() {
+            return false;
+        }
+        if self.seen.iter().any(|s| s.load(Ordering::Relaxed) == at) {
+            return true;
+        }
+        if !mods.iter().zip(self.defs).all(|(a, b)| a.name == b.name) {
+            return false;
+        }
+        // A static list never changes, nor does another take its address.
+        self.seen[at / std::mem::align_of::<ModDef>() % 4].store(at, Ordering::Relaxed);
+        true
+    }
+}
+
+/// The `:name=` pieces of the modifiers of family `f`, made on first use.
+fn family_pieces(f: usize) -> Option<&'static FamilyPieces> {
+    static ALL: std::sync::OnceLock<Vec<std::sync::OnceLock<FamilyPieces>>> =
+        std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        (0..FAMILIES.len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect()
+    });
+    let defs = FAMILIES.get(f)?.modifiers;
+    Some(all.get(f)?.get_or_init(|| FamilyPieces {
+        defs,
+        pieces: pieces_of(defs.iter().map(|m| format!(":{}=", m.name))),
+        seen: Default::default(),
+    }))
+}
+
+/// The `:name=` pieces of the perf_events attributes, made on first use.
+fn perf_pieces() -> &'static [Piece; 32] {
+    static PERF: std::sync::OnceLock<[Piece; 32]> = std::sync::OnceLock::new();
+    PERF.get_or_init(|| pieces_of(PERF_ATTRS.iter().map(|a| a.setting.to_string())))
+}
+
+/// No pieces: every piece empty.
+static NO_PIECES: [Piece; 32] = [Piece::EMPTY; 32];
+
+/// The pieces of the first 32 texts (an empty piece where a text is too long).
+fn pieces_of(texts: impl Iterator<Item = String>) -> [Piece; 32] {
+    let mut p = [Piece::EMPTY; 32];
+    for (slot, t) in p.iter_mut().zip(texts) {
+        *slot = Piece::new(&t).unwrap_or(Piece::EMPTY);
+    }
+    p
+}
+
 /// A fully-qualified string being written, `pmu::` prefix included (the
 /// engines write after it): at most [`MAX_FSTR`] bytes after the prefix, as
 /// libpfm4 bounds it (cut at a character boundary).
+///
+/// Its buffer has room for [`SLACK`] bytes past the longest string, so that
+/// a short piece is appended as one 16-byte copy of fixed size (the bytes
+/// past its end are cut off again at once).
 pub(crate) struct Fstr {
-    s: String,
+    /// The prefix, then the string.
+    buf: Vec<u8>,
     /// Length of the `pmu::` prefix.
     base: usize,
 }
+
+/// Room past the longest string, for whole-piece writes.
+const SLACK: usize = 24;
 
 impl std::fmt::Debug for Fstr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -244,99 +396,204 @@ impl std::fmt::Debug for Fstr {
     }
 }
 
+/// A short piece of a fully-qualified string (`:name=`) in 16 bytes, for
+/// [`Fstr::push_piece`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Piece {
+    bytes: [u8; 16],
+    len: u8,
+}
+
+impl Piece {
+    /// No piece (nothing is written for it).
+    pub const EMPTY: Piece = Piece {
+        bytes: [0; 16],
+        len: 0,
+    };
+
+    /// `s` as a piece, if it has at most 16 bytes.
+    pub fn new(s: &str) -> Option<Piece> {
+        let b = s.as_bytes();
+        if b.len() > 16 {
+            return None;
+        }
+        let mut bytes = [0u8; 16];
+        bytes[..b.len()].copy_from_slice(b);
+        Some(Piece {
+            bytes,
+            len: b.len() as u8,
+        })
+    }
+}
+
 impl Fstr {
     /// An empty string for events of PMU `pmu`.
     pub fn new(pmu: &str) -> Fstr {
-        let mut s = String::with_capacity(pmu.len() + 2 + 96);
-        s.push_str(pmu);
-        s.push_str("::");
-        Fstr { base: s.len(), s }
+        let base = pmu.len() + 2;
+        let mut buf = Vec::with_capacity(base + MAX_FSTR + SLACK);
+        buf.extend_from_slice(pmu.as_bytes());
+        buf.extend_from_slice(b"::");
+        Fstr { buf, base }
     }
 
     /// A placeholder that holds nothing (no allocation).
     pub fn empty() -> Fstr {
         Fstr {
-            s: String::new(),
+            buf: Vec::new(),
             base: 0,
         }
     }
 
     /// Empties it (the prefix stays).
     pub fn clear(&mut self) {
-        self.s.truncate(self.base);
+        self.buf.truncate(self.base);
     }
 
     /// Does a piece of `n` bytes fit whole?
     #[inline]
     pub fn fits(&self, n: usize) -> bool {
-        self.s.len() - self.base + n <= MAX_FSTR
+        self.buf.len() - self.base + n <= MAX_FSTR
+    }
+
+    /// Appends bytes the caller knows fit and end at a character boundary.
+    #[inline]
+    fn put(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+
+    /// Appends a piece that fits ([`Fstr::fits`]): a copy of 16 bytes, the
+    /// bytes past the piece cut off.
+    #[inline]
+    pub fn push_piece(&mut self, p: Piece) {
+        let end = self.buf.len() + usize::from(p.len);
+        self.buf.extend_from_slice(&p.bytes);
+        self.buf.truncate(end);
+    }
+
+    /// Appends `p` and `value` in decimal (its digits cut where the string
+    /// is full), if `p` and one digit fit; false, and nothing written, if not.
+    #[inline]
+    pub fn push_piece_decimal(&mut self, mut p: Piece, value: u64) -> bool {
+        if p.len == 0 || !self.fits(usize::from(p.len) + 1) {
+            return false;
+        }
+        if value < 10 && p.len < 16 {
+            // The digit goes into the piece, right after its text.
+            p.bytes[usize::from(p.len) & 15] = b'0' + value as u8;
+            p.len += 1;
+            self.push_piece(p);
+            return true;
+        }
+        self.push_piece(p);
+        self.push_decimal(value);
+        true
     }
 
     /// Appends one character the caller knows fits.
     #[inline]
     pub fn push_char(&mut self, c: char) {
-        self.s.push(c);
+        if c.is_ascii() {
+            self.buf.push(c as u8);
+        } else {
+            self.put(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
     }
 
-    /// Appends a piece the caller knows fits: character by character when it
-    /// has a few, which costs less than a call to `memcpy`.
+    /// Appends a piece the caller knows fits.
     #[inline]
     pub fn push_short(&mut self, s: &str) {
-        if s.len() <= 3 && s.is_ascii() {
-            for &b in s.as_bytes() {
-                self.s.push(char::from(b & 0x7f));
-            }
-        } else {
-            self.s.push_str(s);
-        }
+        self.put(s.as_bytes());
     }
 
     /// Appends `s`, or as much of it as fits (whole characters).
     pub fn push(&mut self, s: &str) {
-        let room = MAX_FSTR - (self.s.len() - self.base);
+        let room = MAX_FSTR - (self.buf.len() - self.base);
         if s.len() <= room {
-            self.s.push_str(s);
+            self.put(s.as_bytes());
             return;
         }
         let mut n = room;
         while !s.is_char_boundary(n) {
             n -= 1;
         }
-        self.s.push_str(&s[..n]);
+        self.put(&s.as_bytes()[..n]);
     }
 
     /// Appends `v` in decimal.
     #[inline]
     pub fn push_decimal(&mut self, v: u64) {
+        let room = MAX_FSTR - (self.buf.len() - self.base);
         if v < 10 {
-            if self.s.len() - self.base < MAX_FSTR {
-                self.s.push((b'0' + v as u8) as char);
+            if room > 0 {
+                self.buf.push(b'0' + v as u8);
             }
             return;
         }
-        let mut digits = [0u8; 20];
-        let d = decimal(v, &mut digits);
-        for &c in d.iter().take(MAX_FSTR - (self.s.len() - self.base)) {
-            self.s.push(c as char);
+        let n = v.ilog10() as usize + 1;
+        if n > room {
+            let mut digits = [0u8; 20];
+            let d = decimal(v, &mut digits);
+            self.put(&d[..room]);
+            return;
+        }
+        // Two digits at a time, from the last, straight into the buffer
+        // (grown by a fixed 20 bytes, then cut to the digits).
+        let start = self.buf.len();
+        self.buf.extend_from_slice(&[0u8; 20]);
+        self.buf.truncate(start + n);
+        if let Some(dst) = self.buf.get_mut(start..) {
+            let (mut v, mut i) = (v, dst.len());
+            while v >= 100 {
+                let r = (v % 100) as usize * 2;
+                v /= 100;
+                i -= 2;
+                dst[i..i + 2].copy_from_slice(&DIGIT_PAIRS[r..r + 2]);
+            }
+            if v >= 10 {
+                let r = v as usize * 2;
+                dst[..2].copy_from_slice(&DIGIT_PAIRS[r..r + 2]);
+            } else {
+                dst[0] = b'0' + v as u8;
+            }
         }
     }
 
     /// The string so far, without the prefix.
     pub fn as_str(&self) -> &str {
-        self.s.get(self.base..).unwrap_or("")
+        let b = self.buf.get(self.base..).unwrap_or(&[]);
+        match std::str::from_utf8(b) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or(""),
+        }
     }
 
     /// The whole string, prefix included.
     pub fn into_string(self) -> String {
-        self.s
+        match String::from_utf8(self.buf) {
+            Ok(s) => s,
+            // Only whole characters are written: not reached.
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }
     }
 
     /// Its length in bytes, without the prefix.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.s.len() - self.base
+        self.buf.len() - self.base
     }
 }
+
+/// "00", "01", ... "99".
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
 
 /// `v` in decimal ASCII digits, written at the end of `buf`.
 fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
@@ -362,6 +619,23 @@ mod tests {
         for v in [0, 1, 9, 10, 255, 100000, u64::MAX] {
             assert_eq!(decimal(v, &mut buf), v.to_string().as_bytes());
         }
+        let mut v = 1u64;
+        for _ in 0..64 {
+            for w in [v - 1, v, v + 1, v.wrapping_mul(10).wrapping_sub(1)] {
+                let mut f = Fstr::new("p");
+                f.push_decimal(w);
+                assert_eq!(f.as_str(), w.to_string());
+                for fill in 240..=MAX_FSTR {
+                    let mut f = Fstr::new("p");
+                    f.push(&"x".repeat(fill));
+                    f.push_decimal(w);
+                    let mut want = "x".repeat(fill) + &w.to_string();
+                    want.truncate(MAX_FSTR);
+                    assert_eq!(f.as_str(), want);
+                }
+            }
+            v = v.wrapping_mul(3).max(1);
+        }
     }
 
     #[test]
@@ -381,6 +655,41 @@ mod tests {
         t.push_decimal(1234);
         t.push_decimal(5);
         assert_eq!(t.as_str(), "12345");
+    }
+
+    /// A piece and its value are written as the plain pushes write them,
+    /// near the end of the room too.
+    #[test]
+    fn pieces_like_plain_pushes() {
+        for text in [
+            ":k=",
+            ":period=",
+            ":fe_thres=",
+            ":precise=",
+            ":a_long_name_16=",
+        ] {
+            let p = Piece::new(text).unwrap();
+            for fill in (0..40).chain(200..=MAX_FSTR) {
+                for v in [0, 7, 12, 100000, u64::MAX] {
+                    let mut a = Fstr::new("pmu");
+                    let mut b = Fstr::new("pmu");
+                    a.push(&"x".repeat(fill));
+                    b.push(&"x".repeat(fill));
+                    if !a.push_piece_decimal(p, v) {
+                        assert!(!a.fits(text.len() + 1));
+                        a.push(text);
+                        a.push_decimal(v);
+                    }
+                    b.push(text);
+                    b.push_decimal(v);
+                    assert_eq!(a.as_str(), b.as_str(), "{text} {fill} {v}");
+                    a.push_char(':');
+                    b.push_char(':');
+                    assert_eq!(a.into_string(), b.into_string());
+                }
+            }
+        }
+        assert!(Piece::new(&"y".repeat(17)).is_none());
     }
 
     #[test]

@@ -187,22 +187,28 @@ fn apply_perf_attr(
 }
 
 /// The value each perf_events attribute shows in the fully-qualified
-/// string, by id (`None`: not shown).
+/// string, by id, and which are shown (`period` and `freq` only when a
+/// period is set; `cpu` and `pinned` never).
 fn write_perf_fstr(d: &mut Desc, attr: &PerfAttr, plm: u32) {
     let sp = attr.sample_period;
-    let shown: [Option<u64>; 12] = [
-        Some((plm & Plm::PLM3.bits() != 0) as u64),
-        Some((plm & Plm::PLM0.bits() != 0) as u64),
-        Some((plm & Plm::PLMH.bits() != 0) as u64),
-        (sp != 0).then_some(sp),
-        (sp != 0).then_some(sp),
-        Some(attr.precise_ip as u64),
-        Some(attr.exclusive as u64),
-        Some(!attr.exclude_guest as u64),
-        Some(!attr.exclude_host as u64),
-        None,
-        None,
-        Some(attr.precise_ip as u64),
+    let values: [u64; 12] = [
+        (plm & Plm::PLM3.bits() != 0) as u64,
+        (plm & Plm::PLM0.bits() != 0) as u64,
+        (plm & Plm::PLMH.bits() != 0) as u64,
+        sp,
+        sp,
+        attr.precise_ip as u64,
+        attr.exclusive as u64,
+        !attr.exclude_guest as u64,
+        !attr.exclude_host as u64,
+        0,
+        0,
+        attr.precise_ip as u64,
     ];
-    d.write_fstr_perf(|id| shown.get(id as usize).copied().flatten());
+    let period = (1 << pa::PERIOD) | (1 << pa::FREQ);
+    let mut shown = ((1u32 << 12) - 1) & !((1 << pa::CPU) | (1 << pa::PINNED));
+    if sp == 0 {
+        shown &= !period;
+    }
+    d.write_fstr_perf(shown, &values);
 }

@@ -8,7 +8,9 @@
 //! Workloads: `lookup-prefixed`, `lookup-unprefixed`, `lookup-missing`,
 //! `encode-none`, `encode-perf-ext`, `encode-modifiers-none`,
 //! `encode-modifiers-perf-ext`, `listing`, `startup`; library: `pfmlib` or
-//! `libpfm4`; then the number of repetitions (default 10).
+//! `libpfm4`; then the number of repetitions (default 10). `capi-input`
+//! (any library) prints the lookup and encoding lines of the C interface
+//! program's input (`capi_bench INPUT find none perf`).
 
 use pfm_bench::*;
 use pfmlib::{Host, Library, Os, Plm};
@@ -30,6 +32,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if work == "capi-input" {
+        // The lookup and encoding lines of the C program's input, to count
+        // its instructions (callgrind) outside the report.
+        print!("{}", capi::input(&Library::with_host(nehalem_host()), &[]));
+        return ExitCode::SUCCESS;
+    }
     let lookup = work.starts_with("lookup");
     let o = libpfm4(lookup.then_some(PMU));
     let lib = if lookup {

@@ -198,7 +198,7 @@ pub(crate) unsafe fn c_string<'a>(p: *const c_char, limit: usize) -> Result<&'a 
         // SAFETY: `at..stop` lies in one page of which one byte is readable
         // (the caller's first byte, or the probe above): the whole page is.
         let chunk = unsafe { std::slice::from_raw_parts(at as *const u8, stop - at) };
-        if let Some(n) = chunk.iter().position(|&b| b == 0) {
+        if let Some(n) = first_nul(chunk) {
             // SAFETY: every byte from `start` to the NUL was just read.
             return Ok(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), at - start + n) });
         }
@@ -211,4 +211,46 @@ pub(crate) unsafe fn c_string<'a>(p: *const c_char, limit: usize) -> Result<&'a 
 pub(crate) fn zero_bytes(addr: usize, len: usize) -> bool {
     let mut buf = vec![0u8; len];
     copy_checked(addr, &mut buf) && buf.iter().all(|&b| b == 0)
+}
+
+/// The position of the first NUL of `b`: eight bytes at a time (the lowest
+/// byte a word flags is exact: borrows only flag bytes above a true NUL).
+fn first_nul(b: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(c) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(c.try_into().unwrap_or([1; 8]));
+        let m = w.wrapping_sub(LO) & !w & HI;
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&x| x == 0).map(|n| i + n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_nul;
+
+    /// As a byte-by-byte search, for a NUL (and bytes next to it that
+    /// could upset a word test) at every position of strings of 0 to 20.
+    #[test]
+    fn first_nul_like_a_byte_search() {
+        for len in 0..21 {
+            for pos in 0..=len {
+                for (before, after) in [(b'a', b'a'), (1, 0x80), (0xff, 1), (0x80, 0)] {
+                    let mut b = vec![before; len];
+                    if pos < len {
+                        b[pos] = 0;
+                        if pos + 1 < len {
+                            b[pos + 1] = after;
+                        }
+                    }
+                    assert_eq!(first_nul(&b), b.iter().position(|&x| x == 0), "{b:?}");
+                }
+            }
+        }
+    }
 }

@@ -6,16 +6,16 @@
 //! [`parse_event`] also resolves every attribute against what the event
 //! offers for the OS layer.
 
+mod keys;
 pub(crate) mod scan;
 
 use crate::ctx::Ctx;
-use crate::desc::{Attr, AttrRef, Desc, MAX_ATTRS};
+use crate::desc::{Attr, AttrRef, AttrSet, Desc, MAX_ATTRS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PERF_ATTRS;
 use crate::model::{AttrType, Os, Plm};
 use crate::pmu::engine;
 use crate::tables::{EventDesc, PmuDesc};
-use pfmlib_defs::ModKind;
 pub(crate) use scan::c_strtoull;
 use scan::{c_strtoull_bytes, layout, push_quoted, scan_token, split_attr};
 
@@ -53,6 +53,16 @@ pub(crate) fn resolve<'a>(
     ctx: &Ctx,
     input: &'a str,
 ) -> Result<(PmuDesc, EventDesc, u64, Option<&'a str>)> {
+    resolve_inline(ctx, input)
+}
+
+/// [`resolve`], inlined into the lookup (where the call is a tenth of the
+/// work), called elsewhere.
+#[inline(always)]
+fn resolve_inline<'a>(
+    ctx: &Ctx,
+    input: &'a str,
+) -> Result<(PmuDesc, EventDesc, u64, Option<&'a str>)> {
     let l = layout(input.as_bytes());
     if let Some(c) = l.bad {
         let c = c as char;
@@ -80,11 +90,12 @@ pub(crate) fn resolve<'a>(
             let pmu = prefixed_pmu(ctx, p, input)?;
             match_in(ctx, pmu, ename).map(|(e, v)| (pmu, e, v))
         }
-        // Without a prefix, deprecated PMU names are passed over (libpfm4).
+        // Without a prefix, deprecated PMU names are passed over (libpfm4);
+        // the library noted whether any is active.
         None => ctx
             .active
             .iter()
-            .filter(|&&pmu| !engine(pmu).deprecated(pmu))
+            .filter(|&&pmu| !ctx.any_deprecated || !engine(pmu).deprecated(pmu))
             .find_map(|&pmu| match_in(ctx, pmu, ename).map(|(e, v)| (pmu, e, v))),
     };
     match found {
@@ -94,6 +105,7 @@ pub(crate) fn resolve<'a>(
 }
 
 /// The PMU a `pmu::` prefix names, if events may be encoded for it here.
+#[inline]
 fn prefixed_pmu(ctx: &Ctx, name: &str, input: &str) -> Result<PmuDesc> {
     let pmu = PmuDesc::by_name(name)
         .filter(|&p| ctx.is_prefixable(p))
@@ -165,7 +177,7 @@ fn alias_target(
 /// attributes needs no attribute resolution, so none is done.
 #[inline]
 pub(crate) fn lookup_event(ctx: &Ctx, input: &str) -> Result<(PmuDesc, EventDesc)> {
-    let (pmu, ev, _, attrs) = resolve(ctx, input)?;
+    let (pmu, ev, _, attrs) = resolve_inline(ctx, input)?;
     if attrs.is_none() {
         match ev.equiv() {
             None => return Ok((pmu, ev)),
@@ -212,7 +224,7 @@ pub(crate) fn parse_event(ctx: &Ctx, input: &str, os: Os, dfl_plm: Plm) -> Resul
 /// at the entry that slid into its place, so a third copy survives (and the
 /// engine then sees two copies).
 fn sanitize(d: &mut Desc) -> Result<()> {
-    if d.attrs.len() < 2 || all_distinct(&d.attrs) {
+    if d.attrs.len() < 2 || !d.parsed.maybe_dup {
         return Ok(());
     }
     let mut i = 0;
@@ -238,27 +250,8 @@ fn sanitize(d: &mut Desc) -> Result<()> {
         }
         i += 1;
     }
+    d.parsed = AttrSet::of(&d.attrs);
     Ok(())
-}
-
-/// Quick proof that no two requested attributes are the same one: a bit per
-/// attribute, by kind and index; a shared bit (perhaps a false alarm) means
-/// "maybe not".
-fn all_distinct(attrs: &[Attr]) -> bool {
-    let mut seen = [0u64; 4];
-    for a in attrs {
-        let bit = match a.what {
-            AttrRef::Mod(id) => usize::from(id & 63),
-            AttrRef::Umask(i) => 64 + usize::from(i & 63),
-            AttrRef::Perf(id) => 128 + usize::from(id & 63),
-            AttrRef::Raw(v) => 192 + (v & 63) as usize,
-        };
-        if seen[bit / 64] >> (bit % 64) & 1 != 0 {
-            return false;
-        }
-        seen[bit / 64] |= 1 << (bit % 64);
-    }
-    true
 }
 
 /// The name of an attribute, for messages.
@@ -276,52 +269,199 @@ pub(crate) fn attr_name(d: &Desc, a: AttrRef) -> &'static str {
 }
 
 /// Parses `:`/`.`-separated attributes and appends them to `d.attrs`.
+///
+/// A token that names a hardware modifier or perf_events attribute the
+/// event offers, which no unit mask of the event's table shadows, with a
+/// plain value, takes the short path; every other token (unit masks, raw
+/// unit masks, aliases, odd values, errors) takes [`parse_token`].
 fn parse_attrs(ctx: &Ctx, s: &str, d: &mut Desc) -> Result<()> {
-    let (mut has_raw, mut has_um) = (false, false);
+    let mut seen = Seen::default();
+    let names = keys::names(d.pmu);
+    let has_umasks = d.event.numasks() > 0;
     let b = s.as_bytes();
     let mut at = 0;
     loop {
         let t = scan_token(b, at);
-        let name = &b[t.start..t.name_end];
-        let val = t.value.map(|v| &b[v..t.end]);
-        let (what, ty) = if is_hex_prefix(name) {
-            (
-                raw_umask(d, text(s, t.start, t.name_end), has_raw || has_um)?,
-                AttrType::RawUmask,
-            )
+        // `0x`, lower-cased in the key: a raw unit mask, for the general parse.
+        let c = if t.key & 0xffff == 0x7830 {
+            None
         } else {
-            find_attr(d, name, t.key, val.is_some())
-                .ok_or_else(|| unknown_attr(ctx, d, text(s, t.start, t.name_end)))?
+            Some(names.get(t.key, t.name_end - t.start))
         };
-        match what {
-            AttrRef::Raw(_) => has_raw = true,
-            AttrRef::Umask(i) => {
-                has_um = true;
-                if umask_alias(ctx, d, i, has_raw, val.is_some())? {
-                    at = t.end + 1;
-                    if at > b.len() {
-                        return Ok(());
-                    }
-                    continue;
+        if c == Some(keys::Candidates::default())
+            && t.value.is_none()
+            && !seen.raw
+            && !is_hex_prefix(&b[t.start..t.name_end])
+        {
+            // No modifier has the name: a unit mask, most likely.
+            if let Some(i) = plain_umask(d, &b[t.start..t.name_end]) {
+                seen.umask = true;
+                push_attr(
+                    d,
+                    Attr {
+                        what: AttrRef::Umask(i),
+                        ival: 0,
+                    },
+                )?;
+                at = t.end + 1;
+                if at > b.len() {
+                    return Ok(());
                 }
+                continue;
             }
-            _ => {}
         }
-        let ival = attr_value(d, what, ty, || text(s, t.start, t.name_end), val)?;
-        if d.attrs.len() == MAX_ATTRS {
-            return Err(Error::new(
-                ErrorKind::TooMany,
-                format!(
-                    "too many attributes for {} (at most {MAX_ATTRS})",
-                    d.event_name()
-                ),
-            ));
+        match c.and_then(|c| quick_attr(d, names, has_umasks, &t, c)) {
+            Some((what, int)) => {
+                let ival = match (int, t.value) {
+                    (false, None) => 1,
+                    (true, Some(v)) => match plain_decimal(&b[v..t.end]) {
+                        Some(n) => n,
+                        None => parse_value(d, what, AttrType::ModInteger, &b[v..t.end])?,
+                    },
+                    (false, Some(v)) => match b[v..t.end] {
+                        [b'y' | b'Y' | b't' | b'T' | b'1'] => 1,
+                        [b'n' | b'N' | b'f' | b'F' | b'0'] => 0,
+                        _ => parse_value(d, what, AttrType::ModBool, &b[v..t.end])?,
+                    },
+                    (true, None) => {
+                        let ty = AttrType::ModInteger;
+                        attr_value(d, what, ty, || text(s, t.start, t.name_end), None)?
+                    }
+                };
+                push_attr(d, Attr { what, ival })?;
+            }
+            None => parse_token(ctx, s, d, names, has_umasks, &t, &mut seen)?,
         }
-        d.attrs.push(Attr { what, ival });
         at = t.end + 1;
         if at > b.len() {
             return Ok(());
         }
+    }
+}
+
+/// The unit masks seen so far in an attribute string, raw or named.
+#[derive(Default)]
+struct Seen {
+    raw: bool,
+    umask: bool,
+}
+
+/// The modifier or perf_events attribute a token names (and whether it
+/// takes an integer), when no unit mask can be meant: the name is one of
+/// the family's modifiers or a perf_events attribute, offered, not a raw
+/// unit mask, and (without a value) no unit mask of the table bears it.
+#[inline]
+fn quick_attr(
+    d: &Desc,
+    names: &keys::Names,
+    has_umasks: bool,
+    t: &scan::Token,
+    c: keys::Candidates,
+) -> Option<(AttrRef, bool)> {
+    let mods = c.mods & d.offer.mods;
+    let perf = c.perf & d.offer.perf;
+    if mods | perf == 0
+        || (t.value.is_none() && has_umasks && keys::umask_may_clash(d.pmu, d.event, c))
+    {
+        return None;
+    }
+    if mods != 0 {
+        let id = mods.trailing_zeros();
+        return Some((AttrRef::Mod(id as u8), names.is_int(id)));
+    }
+    let id = perf.trailing_zeros() as usize;
+    let ty = PERF_ATTRS.get(id)?.ty;
+    match ty {
+        AttrType::ModInteger => Some((AttrRef::Perf(id as u8), true)),
+        AttrType::ModBool => Some((AttrRef::Perf(id as u8), false)),
+        _ => None,
+    }
+}
+
+/// The unit mask of the event named `name` that is there for the PMU and
+/// is no alias (an alias, or none: `None`, for the general parse).
+#[inline]
+fn plain_umask(d: &Desc, name: &[u8]) -> Option<u16> {
+    let variant = d.pmu.variant_bit();
+    let i = d.event.find_umask(name, |u| u.in_variant(variant))? as u16;
+    d.umask(i).equiv().is_none().then_some(i)
+}
+
+/// Appends a parsed attribute, if there is room.
+#[inline]
+fn push_attr(d: &mut Desc, a: Attr) -> Result<()> {
+    if d.attrs.len() == MAX_ATTRS {
+        return Err(too_many(d));
+    }
+    d.push_attr(a);
+    Ok(())
+}
+
+#[cold]
+fn too_many(d: &Desc) -> Error {
+    Error::new(
+        ErrorKind::TooMany,
+        format!(
+            "too many attributes for {} (at most {MAX_ATTRS})",
+            d.event_name()
+        ),
+    )
+}
+
+/// Parses one attribute token the general way (see [`parse_attrs`]).
+fn parse_token(
+    ctx: &Ctx,
+    s: &str,
+    d: &mut Desc,
+    names: &keys::Names,
+    has_umasks: bool,
+    t: &scan::Token,
+    seen: &mut Seen,
+) -> Result<()> {
+    let b = s.as_bytes();
+    let name = &b[t.start..t.name_end];
+    let val = t.value.map(|v| &b[v..t.end]);
+    let (what, ty) = if is_hex_prefix(name) {
+        (
+            raw_umask(d, text(s, t.start, t.name_end), seen.raw || seen.umask)?,
+            AttrType::RawUmask,
+        )
+    } else {
+        let c = names.get(t.key, name.len());
+        find_attr(d, names, c, has_umasks, name, val.is_some())
+            .ok_or_else(|| unknown_attr(ctx, d, text(s, t.start, t.name_end)))?
+    };
+    match what {
+        AttrRef::Raw(_) => seen.raw = true,
+        AttrRef::Umask(i) => {
+            seen.umask = true;
+            if umask_alias(ctx, d, i, seen.raw, val.is_some())? {
+                return Ok(());
+            }
+        }
+        _ => {}
+    }
+    let ival = attr_value(d, what, ty, || text(s, t.start, t.name_end), val)?;
+    push_attr(d, Attr { what, ival })
+}
+
+/// A value of one to eight decimal digits, the first not 0: what
+/// `c_strtoull` reads from it, from one load where eight bytes are there.
+#[inline]
+fn plain_decimal(v: &[u8]) -> Option<u64> {
+    match v {
+        [c @ b'1'..=b'9'] => Some(u64::from(c - b'0')),
+        [b'1'..=b'9', ..] if v.len() <= 8 => {
+            let mut n = 0;
+            for &c in v {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                n = n * 10 + u64::from(c - b'0');
+            }
+            Some(n)
+        }
+        _ => None,
     }
 }
 
@@ -394,45 +534,36 @@ fn raw_umask(d: &Desc, name: &str, has_other: bool) -> Result<AttrRef> {
 /// unit mask (not when a value is given), then a hardware modifier, then a
 /// perf_events attribute, each only if the event offers it. Modifiers and
 /// perf_events attributes are found by their one-word keys.
-fn find_attr(d: &Desc, name: &[u8], k: u64, has_value: bool) -> Option<(AttrRef, AttrType)> {
-    if !has_value && d.event.numasks() > 0 {
+fn find_attr(
+    d: &Desc,
+    names: &keys::Names,
+    c: keys::Candidates,
+    has_umasks: bool,
+    name: &[u8],
+    has_value: bool,
+) -> Option<(AttrRef, AttrType)> {
+    if !has_value
+        && has_umasks
+        && (c == keys::Candidates::default() || keys::umask_may_clash(d.pmu, d.event, c))
+    {
         let variant = d.pmu.variant_bit();
         if let Some(i) = d.event.find_umask(name, |u| u.in_variant(variant)) {
             return Some((AttrRef::Umask(i as u16), AttrType::Umask));
         }
     }
-    if k == pfmlib_defs::NO_KEY {
-        return None;
+    let mods = c.mods & d.offer.mods;
+    if mods != 0 {
+        let id = mods.trailing_zeros();
+        let ty = if names.is_int(id) {
+            AttrType::ModInteger
+        } else {
+            AttrType::ModBool
+        };
+        return Some((AttrRef::Mod(id as u8), ty));
     }
-    let mods = engine(d.pmu).defs().modifiers;
-    let mut offered = d.offer.mods;
-    while offered != 0 {
-        let id = offered.trailing_zeros() as usize;
-        offered &= offered - 1;
-        if let Some(m) = mods
-            .get(id)
-            .filter(|m| m.key == k && m.name.len() == name.len())
-        {
-            let ty = if m.kind == ModKind::Int {
-                AttrType::ModInteger
-            } else {
-                AttrType::ModBool
-            };
-            return Some((AttrRef::Mod(id as u8), ty));
-        }
-    }
-    let mut offered = d.offer.perf;
-    while offered != 0 {
-        let id = offered.trailing_zeros() as usize;
-        offered &= offered - 1;
-        if let Some(a) = PERF_ATTRS
-            .get(id)
-            .filter(|a| a.key == k && a.name.len() == name.len())
-        {
-            return Some((AttrRef::Perf(id as u8), a.ty));
-        }
-    }
-    None
+    let perf = c.perf & d.offer.perf;
+    let id = perf.trailing_zeros() as usize;
+    PERF_ATTRS.get(id).map(|a| (AttrRef::Perf(id as u8), a.ty))
 }
 
 /// The value of a requested attribute.

@@ -31,6 +31,7 @@ const SEPARATOR: u8 = 1;
 const COLON: u8 = 2;
 const DOT: u8 = 3;
 /// Bytes that end an attribute token or its name: `:`, `.`, `=`.
+#[cfg(test)]
 static TOKEN_END: [bool; 256] = {
     let mut t = [false; 256];
     t[b':' as usize] = true;
@@ -56,42 +57,87 @@ pub(crate) struct Token {
 }
 
 /// Scans the token starting at `start` of `b` in one pass: where its name
-/// and value are, and the name's key (as `defs::key` computes it).
+/// and value are, and the name's key (as `defs::key` computes it). Eight
+/// bytes at a time where eight are left.
 #[inline]
 pub(crate) fn scan_token(b: &[u8], start: usize) -> Token {
-    let mut i = start;
-    let mut key = 0u64;
-    // The name: up to `=`, `:` or `.`, folding its first 8 bytes into the key.
-    while i < b.len() && !TOKEN_END[b[i] as usize] {
-        let c = b[i];
-        let n = i - start;
-        if n < 8 {
-            let c = if c.is_ascii_uppercase() { c + 32 } else { c };
-            key |= u64::from(c) << (8 * n);
-        }
-        i += 1;
-    }
-    let name_end = i;
+    // The name: up to `=`, `:` or `.`.
+    let name_end = find_end(b, start, true);
     let n = name_end - start;
-    if n == 0 || n > 8 {
-        key = pfmlib_defs::NO_KEY;
-    }
+    let key = if n == 0 || n > 8 {
+        pfmlib_defs::NO_KEY
+    } else {
+        name_key(b, start, n)
+    };
     let mut value = None;
-    if i < b.len() && b[i] == b'=' {
-        value = Some(i + 1);
-        i += 1;
+    let mut end = name_end;
+    if b.get(name_end) == Some(&b'=') {
+        value = Some(name_end + 1);
         // The value runs to the next `:` or `.` (further `=` are part of it).
-        while i < b.len() && !matches!(b[i], b':' | b'.') {
-            i += 1;
-        }
+        end = find_end(b, name_end + 1, false);
     }
     Token {
         start,
         name_end,
         value,
-        end: i,
+        end,
         key,
     }
+}
+
+/// Bytes of a word whose value is `c`: the lowest flagged byte is exact
+/// (borrows only flag bytes above a true match).
+#[inline]
+fn bytes_equal(w: u64, c: u8) -> u64 {
+    let x = w ^ (LO * u64::from(c));
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// The first `:` or `.` (and `=` when `eq`) of `b` from `i`, or its length.
+#[inline]
+fn find_end(b: &[u8], mut i: usize, eq: bool) -> usize {
+    while let Some(c) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        let mut m = bytes_equal(w, b':') | bytes_equal(w, b'.');
+        if eq {
+            m |= bytes_equal(w, b'=');
+        }
+        if m != 0 {
+            // The flags of the three searches may each carry false ones
+            // above their first true one, never below: the lowest is true.
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && !(b[i] == b':' || b[i] == b'.' || (eq && b[i] == b'=')) {
+        i += 1;
+    }
+    i
+}
+
+/// `defs::key` of the `n` bytes (1 to 8) of `b` at `start`: one load
+/// where eight bytes are there, capitals made small in the word.
+#[inline]
+fn name_key(b: &[u8], start: usize, n: usize) -> u64 {
+    let w = match b.get(start..start + 8) {
+        Some(c) => u64::from_le_bytes(c.try_into().unwrap_or([0; 8])),
+        None => b[start..start + n]
+            .iter()
+            .rev()
+            .fold(0u64, |w, &c| w << 8 | u64::from(c)),
+    };
+    let w = if n == 8 {
+        w
+    } else {
+        w & ((1u64 << (8 * n)) - 1)
+    };
+    // Per byte below 0x80: bit 7 of x + 0x3f is set from 'A' on, of
+    // x + 0x25 from '[' on (no carry leaves a byte: x <= 0x7f).
+    let x = w & !HI;
+    let ge_a = x.wrapping_add(LO * 0x3f);
+    let gt_z = x.wrapping_add(LO * 0x25);
+    let upper = ge_a & !gt_z & !w & HI;
+    w | upper >> 2
 }
 
 /// One `name[=value]` token of an attribute string, and the rest: the token
@@ -164,23 +210,12 @@ pub(crate) fn layout(b: &[u8]) -> Layout {
     };
     let mut i = 0;
     loop {
-        // Skip eight plain bytes at a time: none below 0x2f (the separators
-        // and `.` are) and no `:`.
-        while i + 8 <= b.len() {
-            let w = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
-            let colons = w ^ (LO * b':' as u64);
-            if (w.wrapping_sub(LO * 0x2f) & !w | colons.wrapping_sub(LO) & !colons) & HI != 0 {
-                break;
-            }
-            i += 8;
-        }
-        while i < b.len() && SCAN[b[i] as usize] == 0 {
-            i += 1;
-        }
-        if i >= b.len() {
-            return l;
+        match next_candidate(b, i) {
+            Some(at) => i = at,
+            None => return l,
         }
         match SCAN[b[i] as usize] {
+            0 => {}
             SEPARATOR => {
                 l.bad = Some(b[i]);
                 return l;
@@ -204,6 +239,39 @@ pub(crate) fn layout(b: &[u8]) -> Layout {
             }
         }
         i += 1;
+    }
+}
+
+/// Bytes of a word that may be special in an event string: below 0x2f
+/// (the separators and `.` are) or `:`. The lowest flagged byte is exact
+/// (borrows only flag bytes above a true one).
+#[inline]
+fn candidates(w: u64) -> u64 {
+    let colons = w ^ (LO * u64::from(b':'));
+    (w.wrapping_sub(LO * 0x2f) & !w | colons.wrapping_sub(LO) & !colons) & HI
+}
+
+/// The first byte of `b` from `i` that [`candidates`] flags: eight bytes at
+/// a time, the last few as the string's last eight shifted down.
+#[inline]
+fn next_candidate(b: &[u8], mut i: usize) -> Option<usize> {
+    while let Some(c) = b.get(i..i + 8) {
+        let m = candidates(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let left = b.len().checked_sub(i).filter(|&n| n > 0)?;
+    match b.len().checked_sub(8).and_then(|s| b.get(s..)) {
+        Some(last) => {
+            // The bytes before `i` are shifted out before the test, so that
+            // none of them can flag a byte of the rest.
+            let w = u64::from_le_bytes(last.try_into().unwrap_or([0; 8])) >> (8 * (8 - left));
+            let m = candidates(w) & ((1u64 << (8 * left)) - 1);
+            (m != 0).then(|| i + (m.trailing_zeros() / 8) as usize)
+        }
+        None => (i..b.len()).find(|&j| SCAN[b[j] as usize] != 0),
     }
 }
 
@@ -312,13 +380,39 @@ mod tests {
             "x.y:z",
             "fe_thres=10:t",
         ];
-        for s in samples {
+        let long = [
+            "k=1:u:e:i=1:c=2:t=1:period=100000:EXCL=1:Mg:mh:cpu=1",
+            "AbC:dEf.GHIJKLMNOP=QRSTUVWXYZ[@`{=z:0x12.y",
+            "CYCLES_DIV_BUSY:k=0:u:e:i=1:c=2:t=1:fe_thres=10",
+            "\u{7f}\u{80}ÀÉZa=é:ÿ=:==.:.",
+        ];
+        let mut all: Vec<String> = samples.iter().map(|s| s.to_string()).collect();
+        for l in long {
+            // Every suffix, so that every token sits at every distance
+            // from the end of the string.
+            for i in (0..l.len()).filter(|&i| l.is_char_boundary(i)) {
+                all.push(l[i..].to_string());
+            }
+        }
+        for s in &all {
+            let s = s.as_str();
             let (name, val, rest) = next_token(s);
             let t = scan_token(s.as_bytes(), 0);
             assert_eq!(&s[t.start..t.name_end], name, "{s:?}");
             assert_eq!(t.value.map(|v| &s[v..t.end]), val, "{s:?}");
             assert_eq!(s.get(t.end + 1..), rest, "{s:?}");
             assert_eq!(t.key, pfmlib_defs::key(name.as_bytes()), "{s:?}");
+        }
+        // Every byte value in every position of an eight-byte name.
+        for pos in 0..8 {
+            for c in 0..=255u8 {
+                let mut b = *b"abcdefgh=1";
+                b[pos] = c;
+                let t = scan_token(&b, 0);
+                let name_end = b.iter().position(|x| b":.=".contains(x)).unwrap_or(b.len());
+                assert_eq!(t.name_end, name_end, "{b:?}");
+                assert_eq!(t.key, pfmlib_defs::key(&b[..name_end]), "{b:?}");
+            }
         }
     }
 

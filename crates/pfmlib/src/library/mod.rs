@@ -61,18 +61,17 @@ impl Library {
     /// ```
     pub fn new(host: Host, options: Options) -> Library {
         let (visible, active, forced) = select_pmus(&host, &options);
-        Library {
-            ctx: Ctx::new(
-                host,
-                &visible,
-                active,
-                options.encode_inactive,
-                options.encode_left_out,
-                forced,
-                options.force_pmu.is_some(),
-            ),
-            options,
-        }
+        let mut ctx = Ctx::new(
+            host,
+            &visible,
+            active,
+            options.encode_inactive,
+            options.encode_left_out,
+            forced,
+            options.force_pmu.is_some(),
+        );
+        ctx.note_deprecated(|p| engine(p).deprecated(p));
+        Library { ctx, options }
     }
 
     /// The host this library answers for.

@@ -17,6 +17,7 @@ use crate::model::{PmuKind, Vendor};
 use generated::*;
 use pfmlib_defs::hash::name_hash;
 use pfmlib_defs::layout;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 pub(crate) use generated::EVENT_INDEX_SHIFT;
 
@@ -236,8 +237,23 @@ impl PmuDesc {
         }
     }
 
-    /// A PMU by name, ignoring ASCII case.
+    /// A PMU by name, ignoring ASCII case. The PMU found last is tried
+    /// first (event strings of one PMU tend to come together): a name equal
+    /// to its name but for case finds it through the index too.
+    #[inline]
     pub fn by_name(name: &str) -> Option<PmuDesc> {
+        static LAST: AtomicU16 = AtomicU16::new(0);
+        let last = LAST.load(Ordering::Relaxed);
+        if last != 0 && eq_ignore_case(PmuDesc(last - 1).name_bytes(), name.as_bytes()) {
+            return Some(PmuDesc(last - 1));
+        }
+        let found = PmuDesc::by_name_indexed(name)?;
+        LAST.store(found.0 + 1, Ordering::Relaxed);
+        Some(found)
+    }
+
+    /// A PMU by name, ignoring ASCII case, through the name index.
+    fn by_name_indexed(name: &str) -> Option<PmuDesc> {
         let h = name_hash(name.as_bytes());
         probe(PMU_NAME_INDEX, PMU_NAME_SLOTS, h, |i| {
             eq_ignore_case(PmuDesc(i as u16).name_bytes(), name.as_bytes())
@@ -409,6 +425,7 @@ impl PmuDesc {
     }
 
     /// The first event named `name` (any case) that `ok` accepts.
+    #[inline]
     pub fn find_event(self, name: &str, ok: impl Fn(EventDesc) -> bool) -> Option<EventDesc> {
         let t = self.table();
         let first_event = u32_at(TABLES, t + layout::table::FIRST_EVENT);
@@ -473,7 +490,8 @@ impl EventDesc {
         string(u32_at(EVENTS, self.at(layout::event::NAME)))
     }
 
-    fn name_bytes(self) -> &'static [u8] {
+    /// The name's bytes (no character-boundary checks).
+    pub(crate) fn name_bytes(self) -> &'static [u8] {
         string_bytes(u32_at(EVENTS, self.at(layout::event::NAME)))
     }
 
@@ -537,6 +555,27 @@ impl EventDesc {
         UmaskDesc(u32_at(EVENTS, self.at(layout::event::FIRST_UMASK)) + i as u32)
     }
 
+    /// Position of the event's table among all tables (PMUs that share
+    /// an event list share a table).
+    #[inline]
+    pub fn table_id(self) -> usize {
+        self.table as usize / layout::table::SIZE
+    }
+
+    /// Number of event tables.
+    pub fn num_tables() -> usize {
+        TABLES.len() / layout::table::SIZE
+    }
+
+    /// The names of every unit mask of the event's table (every event,
+    /// every variant).
+    pub fn table_umask_names(self) -> impl Iterator<Item = &'static [u8]> {
+        let t = self.table as usize;
+        let first = u32_at(TABLES, t + layout::table::FIRST_UMASK);
+        let n = u32_at(TABLES, t + layout::table::NUMASKS);
+        (first..first + n).map(|i| UmaskDesc(i).name_bytes())
+    }
+
     /// Every unit mask of the event (all variants).
     pub fn umasks(self) -> impl Iterator<Item = UmaskDesc> {
         (0..self.numasks()).map(move |i| self.umask(i))
@@ -588,7 +627,8 @@ impl UmaskDesc {
         string(u32_at(UMASKS, self.at(layout::umask::NAME)))
     }
 
-    fn name_bytes(self) -> &'static [u8] {
+    /// The name's bytes (no character-boundary checks).
+    pub(crate) fn name_bytes(self) -> &'static [u8] {
         string_bytes(u32_at(UMASKS, self.at(layout::umask::NAME)))
     }
 
@@ -647,6 +687,8 @@ mod tests {
     fn name_indexes_find_every_entry() {
         for p in PmuDesc::all() {
             assert_eq!(PmuDesc::by_name(&p.name().to_uppercase()), Some(p));
+            assert_eq!(PmuDesc::by_name(p.name()), Some(p));
+            assert_eq!(PmuDesc::by_name_indexed(&p.name().to_lowercase()), Some(p));
             for ev in p.events() {
                 let first = p
                     .events()
