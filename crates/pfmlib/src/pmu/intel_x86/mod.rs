@@ -49,6 +49,14 @@ fn arch_perfmon(ctx: &Ctx, pmu: PmuDesc) -> Option<ArchPerfmon> {
         .filter(|_| IntelX86.detect(pmu, &ctx.host))
 }
 
+/// Is the architectural event of leaf 0xA bit `bit` there (the rare path of
+/// `event_available`, kept out of line)?
+#[cold]
+#[inline(never)]
+fn arch_event_available(ctx: &Ctx, pmu: PmuDesc, bit: u32) -> bool {
+    arch_perfmon(ctx, pmu).is_some_and(|a| a.event_available(bit))
+}
+
 /// Modifier mask of an event on this host. The architectural PMU adds
 /// modifiers by perfmon version as libpfm4 does: version 3 adds `t`,
 /// version 4 adds `t`, `intx` and `intxcp`, other versions add nothing.
@@ -97,13 +105,14 @@ impl Engine for IntelX86 {
             && host.arch_perfmon.is_some_and(|a| a.version() >= 1)
     }
 
+    #[inline]
     fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {
         if !ev.in_variant(pmu.variant_bit()) {
             return false;
         }
         match ev.ext(EXT_CPUID_BIT) {
             0 => true,
-            b => arch_perfmon(ctx, pmu).is_some_and(|a| a.event_available(b - 1)),
+            b => arch_event_available(ctx, pmu, b - 1),
         }
     }
 
