@@ -240,7 +240,7 @@ impl PmuDesc {
     /// A PMU by name, ignoring ASCII case. The PMU found last is tried
     /// first (event strings of one PMU tend to come together): a name equal
     /// to its name but for case finds it through the index too.
-    #[inline]
+    #[inline(always)]
     pub fn by_name(name: &str) -> Option<PmuDesc> {
         static LAST: AtomicU16 = AtomicU16::new(0);
         let last = LAST.load(Ordering::Relaxed);
@@ -252,7 +252,9 @@ impl PmuDesc {
         Some(found)
     }
 
-    /// A PMU by name, ignoring ASCII case, through the name index.
+    /// A PMU by name, ignoring ASCII case, through the name index (out of
+    /// line, so that [`PmuDesc::by_name`]'s first try inlines small).
+    #[inline(never)]
     fn by_name_indexed(name: &str) -> Option<PmuDesc> {
         let h = name_hash(name.as_bytes());
         probe(PMU_NAME_INDEX, PMU_NAME_SLOTS, h, |i| {
