@@ -256,8 +256,16 @@ impl Desc {
         while offered != 0 {
             let id = offered.trailing_zeros();
             offered &= offered - 1;
-            if let (Some(v), Some(m)) = (value(u64::from(id)), mods.get(id as usize)) {
-                if !self.fstr.push_piece_decimal(pieces[id as usize & 31], v) {
+            let Some(v) = value(u64::from(id)) else {
+                continue;
+            };
+            let p = &pieces[id as usize & 31];
+            // The common case: a piece and one digit that fit.
+            if v < 10 && self.fstr.push_piece_digit(p, v as u8) {
+                continue;
+            }
+            if let Some(m) = mods.get(id as usize) {
+                if !self.fstr.push_piece_decimal(*p, v) {
                     self.push_fstr_val(m.name, v);
                 }
             }
@@ -486,6 +494,24 @@ impl Fstr {
         }
         self.push_piece(p);
         self.push_decimal(value);
+        true
+    }
+
+    /// Appends `p` with decimal digit `digit` (below 10) after it, if both
+    /// fit and the piece has room for the digit; false, and nothing
+    /// written, if not.
+    #[inline]
+    pub fn push_piece_digit(&mut self, p: &Piece, digit: u8) -> bool {
+        let n = usize::from(p.len);
+        if n == 0 || n >= 16 || !self.fits(n + 1) {
+            return false;
+        }
+        let end = self.buf.len() + n;
+        self.buf.extend_from_slice(&p.bytes);
+        if let Some(b) = self.buf.get_mut(end) {
+            *b = b'0' + digit;
+        }
+        self.buf.truncate(end + 1);
         true
     }
 
