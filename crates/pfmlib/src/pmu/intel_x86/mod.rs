@@ -10,7 +10,7 @@ pub(crate) use pfmlib_defs::intel_x86 as defs;
 pub(crate) use vocab::{ev_flag, modifier_id, pmu_flag, um_flag, umask_cntmsk};
 use vocab::{umask_ucode, EXT_CPUID_BIT};
 
-use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
+use super::common::{cpu_matches, offer_without, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
@@ -183,7 +183,7 @@ impl Engine for IntelX86 {
         let no_smpl = pmu.flags() & pmu_flag::NO_SMPL != 0;
         let no_plm = pmu.supported_plm() == 0;
         // The perf_events attributes left out, as a mask of ids.
-        let bit = |id: u64| 1u64 << id;
+        let bit = |id: u64| 1u32 << id;
         let mut drop = bit(pa::H);
         if !pebs {
             drop |= bit(pa::PRECISE);
@@ -197,9 +197,7 @@ impl Engine for IntelX86 {
         if no_plm {
             drop |= bit(pa::U) | bit(pa::K) | bit(pa::MG) | bit(pa::MH);
         }
-        offer_of(os, mods, (1 << m::U) | (1 << m::K), |id| {
-            drop >> id & 1 == 0
-        })
+        offer_without(os, mods, (1 << m::U) | (1 << m::K), drop)
     }
 
     fn encode(&self, _ctx: &Ctx, d: &mut Desc) -> Result<Vec<u64>> {
