@@ -305,11 +305,14 @@ impl Desc {
         while perf != 0 {
             let id = perf.trailing_zeros() as usize;
             perf &= perf - 1;
-            if let (Some(&v), Some(a)) = (values.get(id), PERF_ATTRS.get(id)) {
-                let p = &pieces[id & 31];
-                if v < 10 && self.fstr.push_piece_digit(p, v as u8) {
-                    continue;
-                }
+            let Some(&v) = values.get(id) else {
+                continue;
+            };
+            let p = &pieces[id & 31];
+            if v < 10 && self.fstr.push_piece_digit(p, v as u8) {
+                continue;
+            }
+            if let Some(a) = PERF_ATTRS.get(id) {
                 if !self.fstr.push_piece_decimal(*p, v) {
                     self.push_fstr_setting(a.setting, v);
                 }
