@@ -84,10 +84,39 @@ fn speculation(pmu: PmuDesc, ev: EventDesc) -> Speculation {
 
 /// Does the event (or one of its unit masks here) support PEBS?
 fn has_pebs(pmu: PmuDesc, ev: EventDesc) -> bool {
-    ev.flags() & ev_flag::PEBS != 0
-        || ev
-            .umasks()
-            .any(|u| u.in_variant(pmu.variant_bit()) && u.flags() & um_flag::PEBS != 0)
+    if ev.flags() & ev_flag::PEBS != 0 {
+        return true;
+    }
+    let i = ev.index();
+    match pebs_umask_events(pmu) {
+        Some(bits) => bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0),
+        None => has_pebs_umask(pmu, ev),
+    }
+}
+
+/// Has event `ev` a unit mask of `pmu`'s variant with precise sampling?
+fn has_pebs_umask(pmu: PmuDesc, ev: EventDesc) -> bool {
+    ev.umasks()
+        .any(|u| u.in_variant(pmu.variant_bit()) && u.flags() & um_flag::PEBS != 0)
+}
+
+/// Per PMU, made on first use: the events (bit = position in the table)
+/// with a unit mask that has precise sampling, so that each perf_events
+/// offer does not scan the event's unit masks.
+fn pebs_umask_events(pmu: PmuDesc) -> Option<&'static [u64]> {
+    use std::sync::OnceLock;
+    static ALL: OnceLock<Vec<OnceLock<Box<[u64]>>>> = OnceLock::new();
+    let all = ALL.get_or_init(|| PmuDesc::all().map(|_| OnceLock::new()).collect());
+    let bits = all.get(pmu.index())?.get_or_init(|| {
+        let mut bits = vec![0u64; pmu.nevents().div_ceil(64)];
+        for ev in pmu.events() {
+            if has_pebs_umask(pmu, ev) {
+                bits[ev.index() / 64] |= 1 << (ev.index() % 64);
+            }
+        }
+        bits.into_boxed_slice()
+    });
+    Some(bits)
 }
 
 impl Engine for IntelX86 {
