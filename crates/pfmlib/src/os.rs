@@ -9,7 +9,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::event::parse_event;
 use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::{Os, Plm};
-use crate::pmu::engine;
+use crate::pmu::intel_x86::IntelX86;
+use crate::pmu::{engine, Engine, INTEL_X86_FAMILY};
 use crate::tables::EVENT_INDEX_SHIFT;
 
 /// The result of encoding one event string.
@@ -62,7 +63,12 @@ fn finish(
     perf: Option<PerfAttr>,
     cpu: Option<i32>,
 ) -> Encoding {
-    let local = engine(d.pmu).event_index(ctx, d.pmu, d.event);
+    // The Intel core engine, the commonest, called directly (inlined).
+    let local = if d.pmu.family() == INTEL_X86_FAMILY {
+        IntelX86.event_index(ctx, d.pmu, d.event)
+    } else {
+        engine(d.pmu).event_index(ctx, d.pmu, d.event)
+    };
     Encoding {
         pmu: d.pmu.name(),
         event: d.event.name(),

@@ -57,6 +57,16 @@ fn arch_event_available(ctx: &Ctx, pmu: PmuDesc, bit: u32) -> bool {
     arch_perfmon(ctx, pmu).is_some_and(|a| a.event_available(bit))
 }
 
+/// The architectural PMU's event index: the position among the events
+/// leaf 0xA leaves available (out of line, the rare case).
+#[inline(never)]
+fn arch_event_index(ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
+    pmu.events()
+        .take_while(|e| e.index() < ev.index())
+        .filter(|&e| IntelX86.event_available(ctx, pmu, e))
+        .count()
+}
+
 /// Modifier mask of an event on this host. The architectural PMU adds
 /// modifiers by perfmon version as libpfm4 does: version 3 adds `t`,
 /// version 4 adds `t`, `intx` and `intxcp`, other versions add nothing.
@@ -147,14 +157,12 @@ impl Engine for IntelX86 {
 
     /// The architectural PMU: the position among the events leaf 0xA
     /// leaves available (libpfm4 builds its table of those alone).
+    #[inline]
     fn event_index(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
         if !is_arch(pmu) {
             return ev.index();
         }
-        pmu.events()
-            .take_while(|e| e.index() < ev.index())
-            .filter(|&e| self.event_available(ctx, pmu, e))
-            .count()
+        arch_event_index(ctx, pmu, ev)
     }
 
     fn counters(&self, ctx: &Ctx, pmu: PmuDesc) -> (u32, u32) {
