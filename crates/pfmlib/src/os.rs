@@ -44,7 +44,11 @@ pub(crate) fn encode(ctx: &Ctx, s: &str, plm: Plm, os: Os) -> Result<Encoding> {
 pub(crate) fn encode_desc(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     match d.os {
         Os::None => {
-            let codes = engine(d.pmu).encode(ctx, d)?;
+            let codes = if d.pmu.family() == INTEL_X86_FAMILY {
+                IntelX86.encode(ctx, d)?
+            } else {
+                engine(d.pmu).encode(ctx, d)?
+            };
             Ok(finish(ctx, d, codes, None, None))
         }
         Os::PerfEvent | Os::PerfEventExt => encode_perf(ctx, d),
@@ -97,7 +101,11 @@ struct PerfSettings {
 
 fn encode_perf(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     let mut attr = PerfAttr::default();
-    let codes = engine(d.pmu).encode_perf(ctx, d, &mut attr)?;
+    let codes = if d.pmu.family() == INTEL_X86_FAMILY {
+        IntelX86.encode_perf(ctx, d, &mut attr)?
+    } else {
+        engine(d.pmu).encode_perf(ctx, d, &mut attr)?
+    };
     let mut s = PerfSettings::default();
     for k in 0..d.attrs.len() {
         if let AttrRef::Perf(id) = d.attrs[k].what {

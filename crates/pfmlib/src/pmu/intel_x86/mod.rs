@@ -237,10 +237,12 @@ impl Engine for IntelX86 {
         offer_without(os, mods, (1 << m::U) | (1 << m::K), drop)
     }
 
+    #[inline]
     fn encode(&self, _ctx: &Ctx, d: &mut Desc) -> Result<Vec<u64>> {
         encode::encode(d)
     }
 
+    #[inline]
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         encode::encode_perf(ctx, d, attr)
     }
