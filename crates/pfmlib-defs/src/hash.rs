@@ -10,21 +10,20 @@ pub fn name_hash(name: &[u8]) -> u32 {
     const FOLD: u64 = !0x2020_2020_2020_2020;
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut h: u64 = name.len() as u64;
-    let mut chunks = name.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-        h = (h ^ (w & FOLD)).wrapping_mul(K).rotate_left(29);
+    let mut rest = name;
+    while let Some((c, tail)) = rest.split_first_chunk::<8>() {
+        h = (h ^ (u64::from_le_bytes(*c) & FOLD))
+            .wrapping_mul(K)
+            .rotate_left(29);
+        rest = tail;
     }
-    let rest = chunks.remainder();
     let n = rest.len();
     if n > 0 {
         // The tail in a few loads whatever its length: 4 to 7 bytes as two
         // overlapping 4-byte reads, 1 to 3 as the first, middle and last
         // byte (the length, mixed in above, tells the cases apart).
-        let w = if n >= 4 {
-            let lo = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
-            let hi = u32::from_le_bytes([rest[n - 4], rest[n - 3], rest[n - 2], rest[n - 1]]);
-            u64::from(lo) | u64::from(hi) << 32
+        let w = if let (Some(lo), Some(hi)) = (rest.first_chunk::<4>(), rest.last_chunk::<4>()) {
+            u64::from(u32::from_le_bytes(*lo)) | u64::from(u32::from_le_bytes(*hi)) << 32
         } else {
             u64::from(rest[0]) | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1]) << 16
         };

@@ -183,21 +183,20 @@ impl Desc {
         })
     }
 
-    /// Appends `:` (with `colon`) and a name of the tables, given as its
-    /// bytes; where it does not fit whole, its text (`name()`) as
-    /// [`Fstr::push`] cuts it.
+    /// Appends `:` (with `colon`) and a name of the tables; where it does
+    /// not fit whole, as [`Fstr::push`] cuts it.
     #[inline]
-    fn push_table_name(&mut self, colon: bool, bytes: &[u8], name: impl FnOnce() -> &'static str) {
-        if self.fstr.fits(usize::from(colon) + bytes.len()) {
+    fn push_table_name(&mut self, colon: bool, name: &'static str) {
+        if self.fstr.fits(usize::from(colon) + name.len()) {
             if colon {
                 self.fstr.push_char(':');
             }
-            self.fstr.put(bytes);
+            self.fstr.put(name);
         } else {
             if colon {
                 self.fstr.push(":");
             }
-            self.fstr.push(name());
+            self.fstr.push(name);
         }
     }
 
@@ -211,7 +210,7 @@ impl Desc {
     pub fn write_fstr_umasks(&mut self) {
         self.fstr.clear();
         let ev = self.event;
-        self.push_table_name(false, ev.name_bytes(), || ev.name());
+        self.push_table_name(false, ev.name());
         self.sort_attrs();
         // Sorted: the unit masks first, raw unit masks last.
         let mut k = 0;
@@ -221,7 +220,7 @@ impl Desc {
         }) = self.attrs.get(k)
         {
             let um = self.umask(i);
-            self.push_table_name(true, um.name_bytes(), || um.name());
+            self.push_table_name(true, um.name());
             k += 1;
         }
         let raw = self
@@ -256,8 +255,16 @@ impl Desc {
         while offered != 0 {
             let id = offered.trailing_zeros();
             offered &= offered - 1;
-            if let (Some(v), Some(m)) = (value(u64::from(id)), mods.get(id as usize)) {
-                if !self.fstr.push_piece_decimal(pieces[id as usize & 31], v) {
+            let Some(v) = value(u64::from(id)) else {
+                continue;
+            };
+            let p = &pieces[id as usize & 31];
+            // The common case: a piece and one digit that fit.
+            if v < 10 && self.fstr.push_piece_digit(p, v as u8) {
+                continue;
+            }
+            if let Some(m) = mods.get(id as usize) {
+                if !self.fstr.push_piece_decimal(*p, v) {
                     self.push_fstr_val(m.name, v);
                 }
             }
@@ -298,8 +305,15 @@ impl Desc {
         while perf != 0 {
             let id = perf.trailing_zeros() as usize;
             perf &= perf - 1;
-            if let (Some(&v), Some(a)) = (values.get(id), PERF_ATTRS.get(id)) {
-                if !self.fstr.push_piece_decimal(pieces[id & 31], v) {
+            let Some(&v) = values.get(id) else {
+                continue;
+            };
+            let p = &pieces[id & 31];
+            if v < 10 && self.fstr.push_piece_digit(p, v as u8) {
+                continue;
+            }
+            if let Some(a) = PERF_ATTRS.get(id) {
+                if !self.fstr.push_piece_decimal(*p, v) {
                     self.push_fstr_setting(a.setting, v);
                 }
             }
@@ -382,7 +396,7 @@ fn pieces_of(texts: impl Iterator<Item = String>) -> [Piece; 32] {
 /// past its end are cut off again at once).
 pub(crate) struct Fstr {
     /// The prefix, then the string.
-    buf: Vec<u8>,
+    buf: String,
     /// Length of the `pmu::` prefix.
     base: usize,
 }
@@ -396,32 +410,34 @@ impl std::fmt::Debug for Fstr {
     }
 }
 
-/// A short piece of a fully-qualified string (`:name=`) in 16 bytes, for
-/// [`Fstr::push_piece`].
+/// A short piece of a fully-qualified string (`:name=`) as 16 bytes of
+/// text (NUL-padded), for [`Fstr::push_piece`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Piece {
-    bytes: [u8; 16],
+    /// The piece, then NULs up to 16 bytes.
+    text: &'static str,
     len: u8,
 }
 
 impl Piece {
     /// No piece (nothing is written for it).
     pub const EMPTY: Piece = Piece {
-        bytes: [0; 16],
+        text: "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
         len: 0,
     };
 
-    /// `s` as a piece, if it has at most 16 bytes.
+    /// `s` as a piece, if it has at most 16 bytes (made once per family:
+    /// its padded text lives as long as the program).
     pub fn new(s: &str) -> Option<Piece> {
-        let b = s.as_bytes();
-        if b.len() > 16 {
+        if s.len() > 16 {
             return None;
         }
-        let mut bytes = [0u8; 16];
-        bytes[..b.len()].copy_from_slice(b);
+        let mut text = String::with_capacity(16);
+        text.push_str(s);
+        text.extend(std::iter::repeat_n('\0', 16 - s.len()));
         Some(Piece {
-            bytes,
-            len: b.len() as u8,
+            text: Box::leak(text.into_boxed_str()),
+            len: s.len() as u8,
         })
     }
 }
@@ -430,16 +446,16 @@ impl Fstr {
     /// An empty string for events of PMU `pmu`.
     pub fn new(pmu: &str) -> Fstr {
         let base = pmu.len() + 2;
-        let mut buf = Vec::with_capacity(base + MAX_FSTR + SLACK);
-        buf.extend_from_slice(pmu.as_bytes());
-        buf.extend_from_slice(b"::");
+        let mut buf = String::with_capacity(base + MAX_FSTR + SLACK);
+        buf.push_str(pmu);
+        buf.push_str("::");
         Fstr { buf, base }
     }
 
     /// A placeholder that holds nothing (no allocation).
     pub fn empty() -> Fstr {
         Fstr {
-            buf: Vec::new(),
+            buf: String::new(),
             base: 0,
         }
     }
@@ -455,10 +471,10 @@ impl Fstr {
         self.buf.len() - self.base + n <= MAX_FSTR
     }
 
-    /// Appends bytes the caller knows fit and end at a character boundary.
+    /// Appends text the caller knows fits.
     #[inline]
-    fn put(&mut self, b: &[u8]) {
-        self.buf.extend_from_slice(b);
+    fn put(&mut self, s: &str) {
+        self.buf.push_str(s);
     }
 
     /// Appends a piece that fits ([`Fstr::fits`]): a copy of 16 bytes, the
@@ -466,57 +482,72 @@ impl Fstr {
     #[inline]
     pub fn push_piece(&mut self, p: Piece) {
         let end = self.buf.len() + usize::from(p.len);
-        self.buf.extend_from_slice(&p.bytes);
+        self.push_text16(p.text);
         self.buf.truncate(end);
     }
 
     /// Appends `p` and `value` in decimal (its digits cut where the string
     /// is full), if `p` and one digit fit; false, and nothing written, if not.
     #[inline]
-    pub fn push_piece_decimal(&mut self, mut p: Piece, value: u64) -> bool {
+    pub fn push_piece_decimal(&mut self, p: Piece, value: u64) -> bool {
+        if value < 10 {
+            return self.push_piece_digit(&p, value as u8);
+        }
         if p.len == 0 || !self.fits(usize::from(p.len) + 1) {
             return false;
-        }
-        if value < 10 && p.len < 16 {
-            // The digit goes into the piece, right after its text.
-            p.bytes[usize::from(p.len) & 15] = b'0' + value as u8;
-            p.len += 1;
-            self.push_piece(p);
-            return true;
         }
         self.push_piece(p);
         self.push_decimal(value);
         true
     }
 
+    /// Appends the 16 bytes of a piece's text (a copy of fixed size).
+    #[inline]
+    fn push_text16(&mut self, text: &str) {
+        if let Some(t) = text.get(..16) {
+            self.buf.push_str(t);
+        }
+    }
+
+    /// Appends `p` with decimal digit `digit` (below 10) after it, if both
+    /// fit; false, and nothing written, if not.
+    #[inline]
+    pub fn push_piece_digit(&mut self, p: &Piece, digit: u8) -> bool {
+        let n = usize::from(p.len);
+        if n == 0 || !self.fits(n + 1) {
+            return false;
+        }
+        let end = self.buf.len() + n;
+        self.push_text16(p.text);
+        self.buf.truncate(end);
+        self.buf.push(char::from(b'0' + digit));
+        true
+    }
+
     /// Appends one character the caller knows fits.
     #[inline]
     pub fn push_char(&mut self, c: char) {
-        if c.is_ascii() {
-            self.buf.push(c as u8);
-        } else {
-            self.put(c.encode_utf8(&mut [0; 4]).as_bytes());
-        }
+        self.buf.push(c);
     }
 
     /// Appends a piece the caller knows fits.
     #[inline]
     pub fn push_short(&mut self, s: &str) {
-        self.put(s.as_bytes());
+        self.put(s);
     }
 
     /// Appends `s`, or as much of it as fits (whole characters).
     pub fn push(&mut self, s: &str) {
         let room = MAX_FSTR - (self.buf.len() - self.base);
         if s.len() <= room {
-            self.put(s.as_bytes());
+            self.put(s);
             return;
         }
         let mut n = room;
         while !s.is_char_boundary(n) {
             n -= 1;
         }
-        self.put(&s.as_bytes()[..n]);
+        self.put(s.get(..n).unwrap_or(""));
     }
 
     /// Appends `v` in decimal.
@@ -525,7 +556,7 @@ impl Fstr {
         let room = MAX_FSTR - (self.buf.len() - self.base);
         if v < 10 {
             if room > 0 {
-                self.buf.push(b'0' + v as u8);
+                self.buf.push(char::from(b'0' + v as u8));
             }
             return;
         }
@@ -533,47 +564,44 @@ impl Fstr {
         if n > room {
             let mut digits = [0u8; 20];
             let d = decimal(v, &mut digits);
-            self.put(&d[..room]);
+            self.put(std::str::from_utf8(&d[..room]).unwrap_or(""));
             return;
         }
-        // Two digits at a time, from the last, straight into the buffer
-        // (grown by a fixed 20 bytes, then cut to the digits).
-        let start = self.buf.len();
-        self.buf.extend_from_slice(&[0u8; 20]);
-        self.buf.truncate(start + n);
-        if let Some(dst) = self.buf.get_mut(start..) {
-            let (mut v, mut i) = (v, dst.len());
-            while v >= 100 {
-                let r = (v % 100) as usize * 2;
-                v /= 100;
-                i -= 2;
-                dst[i..i + 2].copy_from_slice(&DIGIT_PAIRS[r..r + 2]);
-            }
-            if v >= 10 {
-                let r = v as usize * 2;
-                dst[..2].copy_from_slice(&DIGIT_PAIRS[r..r + 2]);
-            } else {
-                dst[0] = b'0' + v as u8;
-            }
+        // Two digits at a time: the pairs from the last, then written from
+        // the first.
+        let (mut pairs, mut k, mut v) = ([0u8; 16], 0, v);
+        while v >= 100 {
+            pairs[k & 15] = (v % 100) as u8;
+            k += 1;
+            v /= 100;
+        }
+        if v >= 10 {
+            self.push_pair(v as usize);
+        } else {
+            self.buf.push(char::from(b'0' + v as u8));
+        }
+        while k > 0 {
+            k -= 1;
+            self.push_pair(usize::from(pairs[k & 15]));
+        }
+    }
+
+    /// Appends two decimal digits, `v` below 100 ("00" to "99").
+    #[inline]
+    fn push_pair(&mut self, v: usize) {
+        if let Some(t) = DIGIT_PAIRS.get(2 * v..2 * v + 2) {
+            self.buf.push_str(t);
         }
     }
 
     /// The string so far, without the prefix.
     pub fn as_str(&self) -> &str {
-        let b = self.buf.get(self.base..).unwrap_or(&[]);
-        match std::str::from_utf8(b) {
-            Ok(s) => s,
-            Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or(""),
-        }
+        self.buf.get(self.base..).unwrap_or("")
     }
 
     /// The whole string, prefix included.
     pub fn into_string(self) -> String {
-        match String::from_utf8(self.buf) {
-            Ok(s) => s,
-            // Only whole characters are written: not reached.
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        }
+        self.buf
     }
 
     /// Its length in bytes, without the prefix.
@@ -584,7 +612,13 @@ impl Fstr {
 }
 
 /// "00", "01", ... "99".
-static DIGIT_PAIRS: [u8; 200] = {
+static DIGIT_PAIRS: &str = match std::str::from_utf8(&DIGIT_PAIR_BYTES) {
+    Ok(s) => s,
+    Err(_) => panic!("digits are ASCII"),
+};
+
+/// The bytes of [`DIGIT_PAIRS`].
+const DIGIT_PAIR_BYTES: [u8; 200] = {
     let mut t = [0u8; 200];
     let mut i = 0;
     while i < 100 {

@@ -9,7 +9,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::event::parse_event;
 use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::{Os, Plm};
-use crate::pmu::engine;
+use crate::pmu::intel_x86::IntelX86;
+use crate::pmu::{engine, Engine, INTEL_X86_FAMILY};
 use crate::tables::EVENT_INDEX_SHIFT;
 
 /// The result of encoding one event string.
@@ -43,7 +44,11 @@ pub(crate) fn encode(ctx: &Ctx, s: &str, plm: Plm, os: Os) -> Result<Encoding> {
 pub(crate) fn encode_desc(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     match d.os {
         Os::None => {
-            let codes = engine(d.pmu).encode(ctx, d)?;
+            let codes = if d.pmu.family() == INTEL_X86_FAMILY {
+                IntelX86.encode(ctx, d)?
+            } else {
+                engine(d.pmu).encode(ctx, d)?
+            };
             Ok(finish(ctx, d, codes, None, None))
         }
         Os::PerfEvent | Os::PerfEventExt => encode_perf(ctx, d),
@@ -62,7 +67,12 @@ fn finish(
     perf: Option<PerfAttr>,
     cpu: Option<i32>,
 ) -> Encoding {
-    let local = engine(d.pmu).event_index(ctx, d.pmu, d.event);
+    // The Intel core engine, the commonest, called directly (inlined).
+    let local = if d.pmu.family() == INTEL_X86_FAMILY {
+        IntelX86.event_index(ctx, d.pmu, d.event)
+    } else {
+        engine(d.pmu).event_index(ctx, d.pmu, d.event)
+    };
     Encoding {
         pmu: d.pmu.name(),
         event: d.event.name(),
@@ -91,7 +101,11 @@ struct PerfSettings {
 
 fn encode_perf(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     let mut attr = PerfAttr::default();
-    let codes = engine(d.pmu).encode_perf(ctx, d, &mut attr)?;
+    let codes = if d.pmu.family() == INTEL_X86_FAMILY {
+        IntelX86.encode_perf(ctx, d, &mut attr)?
+    } else {
+        engine(d.pmu).encode_perf(ctx, d, &mut attr)?
+    };
     let mut s = PerfSettings::default();
     for k in 0..d.attrs.len() {
         if let AttrRef::Perf(id) = d.attrs[k].what {

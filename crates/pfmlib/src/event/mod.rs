@@ -14,7 +14,8 @@ use crate::desc::{Attr, AttrRef, AttrSet, Desc, MAX_ATTRS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::kernel::PERF_ATTRS;
 use crate::model::{AttrType, Os, Plm};
-use crate::pmu::engine;
+use crate::pmu::intel_x86::IntelX86;
+use crate::pmu::{engine, Engine, INTEL_X86_FAMILY};
 use crate::tables::{EventDesc, PmuDesc};
 pub(crate) use scan::c_strtoull;
 use scan::{c_strtoull_bytes, layout, push_quoted, scan_token, split_attr};
@@ -42,7 +43,13 @@ pub(crate) fn find_event_in(ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<Event
 }
 
 /// The event of `pmu` named `name` and the value the name carries.
+/// The Intel core engine, whose PMUs most strings name, is called directly
+/// (inlined) rather than through its trait object.
+#[inline]
 fn match_in(ctx: &Ctx, pmu: PmuDesc, name: &str) -> Option<(EventDesc, u64)> {
+    if pmu.family() == INTEL_X86_FAMILY {
+        return IntelX86.match_event(ctx, pmu, name);
+    }
     engine(pmu).match_event(ctx, pmu, name)
 }
 

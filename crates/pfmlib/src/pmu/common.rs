@@ -150,6 +150,20 @@ pub(crate) fn cpu_matches(pmu: PmuDesc, host: &Host) -> bool {
 /// under a perf OS layer, and
 /// the perf_events attributes of `os` that `keep` accepts: the offer of the
 /// engines whose rules are a list of removals.
+/// [`offer_of`] for an engine that knows the perf_events attributes it
+/// leaves out as a mask (`drop_perf`, bit = id): one operation instead of a
+/// question per attribute.
+#[inline]
+pub(crate) fn offer_without(os: Os, mods: u32, drop_under_perf: u32, drop_perf: u32) -> Offer {
+    if os == Os::None {
+        return Offer { mods, perf: 0 };
+    }
+    Offer {
+        mods: mods & !drop_under_perf,
+        perf: crate::kernel::os_attrs(os) & !drop_perf,
+    }
+}
+
 pub(crate) fn offer_of(
     os: Os,
     mods: u32,

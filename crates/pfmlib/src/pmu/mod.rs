@@ -30,6 +30,9 @@ pub(crate) const DISPATCH_NEHALEM: u8 = 1;
 pub(crate) const DISPATCH_IA64: u8 = 2;
 
 /// Every engine, by family id (the order of [`pfmlib_defs::FAMILIES`]).
+/// The family position of the Intel core engine (first in [`ENGINES`]).
+pub(crate) const INTEL_X86_FAMILY: usize = 0;
+
 static ENGINES: [&dyn Engine; 11] = [
     &intel_x86::IntelX86,
     &perf::Perf,
@@ -64,5 +67,9 @@ mod tests {
         for (e, f) in ENGINES.iter().zip(pfmlib_defs::FAMILIES.iter()) {
             assert_eq!(e.defs().name, f.name);
         }
+        assert_eq!(
+            ENGINES[INTEL_X86_FAMILY].defs().name,
+            intel_x86::IntelX86.defs().name
+        );
     }
 }

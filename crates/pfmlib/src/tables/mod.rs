@@ -140,14 +140,13 @@ pub(crate) fn eq_ignore_case(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        if !words_eq_ignore_case(word(x), word(y)) {
+    let (mut ra, mut rb) = (a, b);
+    while let (Some((x, ta)), Some((y, tb))) = (ra.split_first_chunk(), rb.split_first_chunk()) {
+        if !words_eq_ignore_case(u64::from_le_bytes(*x), u64::from_le_bytes(*y)) {
             return false;
         }
+        (ra, rb) = (ta, tb);
     }
-    let (ra, rb) = (ca.remainder(), cb.remainder());
     ra.is_empty() || words_eq_ignore_case(tail_word(ra), tail_word(rb))
 }
 
@@ -156,10 +155,8 @@ pub(crate) fn eq_ignore_case(a: &[u8], b: &[u8]) -> bool {
 #[inline]
 fn tail_word(t: &[u8]) -> u64 {
     let n = t.len();
-    if n >= 4 {
-        let lo = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
-        let hi = u32::from_le_bytes([t[n - 4], t[n - 3], t[n - 2], t[n - 1]]);
-        u64::from(lo) | u64::from(hi) << 32
+    if let (Some(lo), Some(hi)) = (t.first_chunk::<4>(), t.last_chunk::<4>()) {
+        u64::from(u32::from_le_bytes(*lo)) | u64::from(u32::from_le_bytes(*hi)) << 32
     } else if n > 0 {
         u64::from(t[0]) | u64::from(t[n / 2]) << 8 | u64::from(t[n - 1]) << 16
     } else {
@@ -240,7 +237,7 @@ impl PmuDesc {
     /// A PMU by name, ignoring ASCII case. The PMU found last is tried
     /// first (event strings of one PMU tend to come together): a name equal
     /// to its name but for case finds it through the index too.
-    #[inline]
+    #[inline(always)]
     pub fn by_name(name: &str) -> Option<PmuDesc> {
         static LAST: AtomicU16 = AtomicU16::new(0);
         let last = LAST.load(Ordering::Relaxed);
@@ -252,7 +249,9 @@ impl PmuDesc {
         Some(found)
     }
 
-    /// A PMU by name, ignoring ASCII case, through the name index.
+    /// A PMU by name, ignoring ASCII case, through the name index (out of
+    /// line, so that [`PmuDesc::by_name`]'s first try inlines small).
+    #[inline(never)]
     fn by_name_indexed(name: &str) -> Option<PmuDesc> {
         let h = name_hash(name.as_bytes());
         probe(PMU_NAME_INDEX, PMU_NAME_SLOTS, h, |i| {

@@ -10,7 +10,7 @@ pub(crate) use pfmlib_defs::intel_x86 as defs;
 pub(crate) use vocab::{ev_flag, modifier_id, pmu_flag, um_flag, umask_cntmsk};
 use vocab::{umask_ucode, EXT_CPUID_BIT};
 
-use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
+use super::common::{cpu_matches, offer_without, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
@@ -49,6 +49,24 @@ fn arch_perfmon(ctx: &Ctx, pmu: PmuDesc) -> Option<ArchPerfmon> {
         .filter(|_| IntelX86.detect(pmu, &ctx.host))
 }
 
+/// Is the architectural event of leaf 0xA bit `bit` there (the rare path of
+/// `event_available`, kept out of line)?
+#[cold]
+#[inline(never)]
+fn arch_event_available(ctx: &Ctx, pmu: PmuDesc, bit: u32) -> bool {
+    arch_perfmon(ctx, pmu).is_some_and(|a| a.event_available(bit))
+}
+
+/// The architectural PMU's event index: the position among the events
+/// leaf 0xA leaves available (out of line, the rare case).
+#[inline(never)]
+fn arch_event_index(ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
+    pmu.events()
+        .take_while(|e| e.index() < ev.index())
+        .filter(|&e| IntelX86.event_available(ctx, pmu, e))
+        .count()
+}
+
 /// Modifier mask of an event on this host. The architectural PMU adds
 /// modifiers by perfmon version as libpfm4 does: version 3 adds `t`,
 /// version 4 adds `t`, `intx` and `intxcp`, other versions add nothing.
@@ -76,10 +94,39 @@ fn speculation(pmu: PmuDesc, ev: EventDesc) -> Speculation {
 
 /// Does the event (or one of its unit masks here) support PEBS?
 fn has_pebs(pmu: PmuDesc, ev: EventDesc) -> bool {
-    ev.flags() & ev_flag::PEBS != 0
-        || ev
-            .umasks()
-            .any(|u| u.in_variant(pmu.variant_bit()) && u.flags() & um_flag::PEBS != 0)
+    if ev.flags() & ev_flag::PEBS != 0 {
+        return true;
+    }
+    let i = ev.index();
+    match pebs_umask_events(pmu) {
+        Some(bits) => bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0),
+        None => has_pebs_umask(pmu, ev),
+    }
+}
+
+/// Has event `ev` a unit mask of `pmu`'s variant with precise sampling?
+fn has_pebs_umask(pmu: PmuDesc, ev: EventDesc) -> bool {
+    ev.umasks()
+        .any(|u| u.in_variant(pmu.variant_bit()) && u.flags() & um_flag::PEBS != 0)
+}
+
+/// Per PMU, made on first use: the events (bit = position in the table)
+/// with a unit mask that has precise sampling, so that each perf_events
+/// offer does not scan the event's unit masks.
+fn pebs_umask_events(pmu: PmuDesc) -> Option<&'static [u64]> {
+    use std::sync::OnceLock;
+    static ALL: OnceLock<Vec<OnceLock<Box<[u64]>>>> = OnceLock::new();
+    let all = ALL.get_or_init(|| PmuDesc::all().map(|_| OnceLock::new()).collect());
+    let bits = all.get(pmu.index())?.get_or_init(|| {
+        let mut bits = vec![0u64; pmu.nevents().div_ceil(64)];
+        for ev in pmu.events() {
+            if has_pebs_umask(pmu, ev) {
+                bits[ev.index() / 64] |= 1 << (ev.index() % 64);
+            }
+        }
+        bits.into_boxed_slice()
+    });
+    Some(bits)
 }
 
 impl Engine for IntelX86 {
@@ -97,26 +144,25 @@ impl Engine for IntelX86 {
             && host.arch_perfmon.is_some_and(|a| a.version() >= 1)
     }
 
+    #[inline]
     fn event_available(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> bool {
         if !ev.in_variant(pmu.variant_bit()) {
             return false;
         }
         match ev.ext(EXT_CPUID_BIT) {
             0 => true,
-            b => arch_perfmon(ctx, pmu).is_some_and(|a| a.event_available(b - 1)),
+            b => arch_event_available(ctx, pmu, b - 1),
         }
     }
 
     /// The architectural PMU: the position among the events leaf 0xA
     /// leaves available (libpfm4 builds its table of those alone).
+    #[inline]
     fn event_index(&self, ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
         if !is_arch(pmu) {
             return ev.index();
         }
-        pmu.events()
-            .take_while(|e| e.index() < ev.index())
-            .filter(|&e| self.event_available(ctx, pmu, e))
-            .count()
+        arch_event_index(ctx, pmu, ev)
     }
 
     fn counters(&self, ctx: &Ctx, pmu: PmuDesc) -> (u32, u32) {
@@ -174,7 +220,7 @@ impl Engine for IntelX86 {
         let no_smpl = pmu.flags() & pmu_flag::NO_SMPL != 0;
         let no_plm = pmu.supported_plm() == 0;
         // The perf_events attributes left out, as a mask of ids.
-        let bit = |id: u64| 1u64 << id;
+        let bit = |id: u64| 1u32 << id;
         let mut drop = bit(pa::H);
         if !pebs {
             drop |= bit(pa::PRECISE);
@@ -188,15 +234,15 @@ impl Engine for IntelX86 {
         if no_plm {
             drop |= bit(pa::U) | bit(pa::K) | bit(pa::MG) | bit(pa::MH);
         }
-        offer_of(os, mods, (1 << m::U) | (1 << m::K), |id| {
-            drop >> id & 1 == 0
-        })
+        offer_without(os, mods, (1 << m::U) | (1 << m::K), drop)
     }
 
+    #[inline]
     fn encode(&self, _ctx: &Ctx, d: &mut Desc) -> Result<Vec<u64>> {
         encode::encode(d)
     }
 
+    #[inline]
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         encode::encode_perf(ctx, d, attr)
     }

@@ -113,6 +113,12 @@ pub(crate) struct ModTable {
     pub range_error: ErrorKind,
     /// The privilege-level modifiers (bit = id).
     plm_mods: u32,
+    /// The modifiers placed in a field of the main register (bit = id).
+    fields: u32,
+    /// By id, the lowest bit and the bits of its field (0 where none).
+    field_lo: [u8; 32],
+    /// By id, the bits of its field in place.
+    field_mask: [u64; 32],
 }
 
 impl ModTable {
@@ -124,11 +130,18 @@ impl ModTable {
         range_error: ErrorKind,
     ) -> ModTable {
         assert!(defs.len() == specs.len(), "one spec per modifier");
+        assert!(specs.len() <= 32, "at most 32 modifiers");
         let mut plm_mods = 0;
+        let (mut fields, mut field_lo, mut field_mask) = (0, [0u8; 32], [0u64; 32]);
         let mut id = 0;
         while id < specs.len() {
             if specs[id].plm.is_some() {
                 plm_mods |= 1 << id;
+            }
+            if let Place::Field { lo, mask } = specs[id].place {
+                fields |= 1 << id;
+                field_lo[id] = lo;
+                field_mask[id] = mask;
             }
             id += 1;
         }
@@ -137,6 +150,9 @@ impl ModTable {
             specs,
             range_error,
             plm_mods,
+            fields,
+            field_lo,
+            field_mask,
         }
     }
 }
@@ -204,10 +220,11 @@ impl ModTable {
     /// family, or unknown).
     #[inline]
     pub fn value(&self, reg: u64, id: u64) -> Option<u64> {
-        match self.specs.get(id as usize)?.place {
-            Place::Field { lo, mask } => Some((reg & mask) >> lo),
-            Place::Own => None,
+        if id >= 32 || self.fields >> id & 1 == 0 {
+            return None;
         }
+        let i = id as usize & 31;
+        Some((reg & self.field_mask[i]) >> self.field_lo[i])
     }
 
     /// No privilege-level modifier in `given`: sets the bit of each level
