@@ -474,12 +474,17 @@ impl<K: Kernel> Counter<K> {
                         event: name,
                         type_: attr.type_,
                         exclude_kernel: attr.exclude_kernel,
+                        exclude_user: attr.exclude_user,
                         target: kind,
                         in_group: leader.is_some(),
                     };
                     let e = explain(kernel, errno, &ctx, cpu);
+                    // User level only, and only where the event counts
+                    // user level at all: a `:k` event retried without the
+                    // kernel would count nothing and show a made-up 0.
                     if opts.user_only_fallback
                         && !attr.exclude_kernel
+                        && !attr.exclude_user
                         && matches!(e, Error::Paranoid { .. })
                     {
                         attr.exclude_kernel = true;

@@ -81,6 +81,9 @@ pub struct OpenContext<'a> {
     pub type_: u32,
     /// `exclude_kernel` was set (user level only).
     pub exclude_kernel: bool,
+    /// `exclude_user` was set (kernel level only, `:k`): counting user
+    /// level instead would be another event, so it is never advised.
+    pub exclude_user: bool,
     /// Whom the event counts.
     pub target: TargetKind,
     /// The event was joining a group.
@@ -109,7 +112,8 @@ const PRIV_ADVICE: &str =
 /// use pfmlib_perf::{explain_open_error, Environment, Error, OpenContext, TargetKind};
 /// let env = Environment { paranoid: Some(2), privileged: false, seccomp_filter: false, hardware_pmu: true };
 /// let ctx = OpenContext { event: "cycles", type_: 0, exclude_kernel: false,
-///                         target: TargetKind::CallingThread, in_group: false };
+///                         exclude_user: false, target: TargetKind::CallingThread,
+///                         in_group: false };
 /// let e = explain_open_error(libc::EACCES, &ctx, &env);
 /// assert!(matches!(e, Error::Paranoid { level: 2, .. }));
 /// assert!(e.to_string().contains("kernel.perf_event_paranoid"));
@@ -191,6 +195,10 @@ fn explain_permission(
             } else if let (TargetKind::Cpu(_), true) = (ctx.target, level >= 1) {
                 Some(format!(
                     "counting every task of a CPU needs kernel.perf_event_paranoid <= 0 (it is {level}): {PRIV_ADVICE}, or sysctl -w kernel.perf_event_paranoid=0"
+                ))
+            } else if !ctx.exclude_kernel && ctx.exclude_user && level >= 2 {
+                Some(format!(
+                    "the event counts kernel level only, which needs kernel.perf_event_paranoid <= 1 (it is {level}): {PRIV_ADVICE}, or sysctl -w kernel.perf_event_paranoid=1"
                 ))
             } else if !ctx.exclude_kernel && level >= 2 {
                 Some(format!(

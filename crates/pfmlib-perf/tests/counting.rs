@@ -469,6 +469,7 @@ fn ctx(type_: u32, exclude_kernel: bool, target: TargetKind) -> OpenContext<'sta
         event: "ev",
         type_,
         exclude_kernel,
+        exclude_user: false,
         target,
         in_group: false,
     }

@@ -397,6 +397,14 @@ fn kernel_errors_are_explained() {
     // ... which the user-level fallback gets around.
     let c = open(&sim, "cycles", Target::CallingThread, &opts()).unwrap();
     assert!(c.user_only() && c.attr().exclude_kernel);
+    // A kernel-level-only event is never retried at user level (it would
+    // count nothing and show a made-up 0): refused, with advice that fits.
+    let e = open(&sim, "page-faults:k", Target::CallingThread, &opts()).unwrap_err();
+    assert!(matches!(e, Error::Paranoid { level: 2, .. }), "{e}");
+    assert!(e.to_string().contains("kernel level only"), "{e}");
+    assert!(!e.to_string().contains(":u"), "{e}");
+    let e = open(&sim, "cycles:k", Target::CallingThread, &opts()).unwrap_err();
+    assert!(matches!(e, Error::Paranoid { level: 2, .. }), "{e}");
     let sim = SimKernel::new(strict.paranoid(3));
     let e = open(&sim, "cycles:u", Target::CallingThread, &opts()).unwrap_err();
     assert!(matches!(e, Error::Paranoid { level: 3, .. }), "{e}");
