@@ -117,3 +117,13 @@ fn events_of_an_absent_pmu_are_not_counted() {
     let o = pfm().args(["check", "nhm::ARITH:MUL"]).output().unwrap();
     assert_eq!(o.status.code(), Some(0));
 }
+
+#[test]
+fn an_endless_input_line_is_refused_at_its_bound() {
+    // `check --input` reads a line at most 1 MiB long: /dev/zero (no line
+    // end, ever) is refused there, under a memory limit far below what
+    // reading it to the end would take (issue 22).
+    let out = sh("ulimit -v 1000000; timeout 60 \"$PFM\" check --input /dev/zero 2>&1 >/dev/null; echo \" status=$?\"");
+    assert!(out.contains("line 1 of /dev/zero is longer than"), "{out}");
+    assert!(out.ends_with("status=2"), "{out}");
+}

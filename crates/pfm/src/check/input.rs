@@ -1,13 +1,16 @@
 //! `--input FILE`: event strings one per line, from a file or standard input.
 
+use crate::input::MAX_LINE_BYTES;
 use anyhow::{bail, Context};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// Calls `check` with each event string of `path` (`-`: standard input), in
 /// order: one per line, without its line ending (`\n` or `\r\n`); empty
-/// lines are skipped. A line that is not UTF-8 stops the reading with an
-/// error naming it (as the command line refuses such an argument).
+/// lines are skipped. A line that is not UTF-8, or longer than
+/// [`MAX_LINE_BYTES`] (a file without line ends, such as `/dev/zero`),
+/// stops the reading with an error naming it (as the command line refuses
+/// such an argument), so nothing unbounded is ever held.
 pub fn for_each_event(
     path: &Path,
     check: impl FnMut(&str) -> anyhow::Result<()>,
@@ -31,13 +34,20 @@ pub fn for_each_line(
     let mut line_no = 0usize;
     loop {
         buf.clear();
-        let n = reader
+        let n = (&mut reader)
+            .take(MAX_LINE_BYTES + 1)
             .read_until(b'\n', &mut buf)
             .with_context(|| format!("cannot read {name}"))?;
         if n == 0 {
             return Ok(());
         }
         line_no += 1;
+        if buf.last() != Some(&b'\n') && buf.len() as u64 > MAX_LINE_BYTES {
+            bail!(
+                "line {line_no} of {name} is longer than {} KiB: not an event string",
+                MAX_LINE_BYTES >> 10
+            );
+        }
         let line = strip_line_end(&buf);
         if line.is_empty() {
             continue;
@@ -74,6 +84,26 @@ mod tests {
         assert_eq!(v, ["a", "b", " c \r", "last"]);
         assert!(lines(b"").unwrap().is_empty());
         assert_eq!(lines(b"\n\n").unwrap().len(), 0);
+    }
+
+    #[test]
+    fn endless_lines_are_refused_at_the_bound() {
+        let zeros = std::io::repeat(0).take(4 * MAX_LINE_BYTES);
+        let e = for_each_line(std::io::BufReader::new(zeros), "zeros", |_| Ok(())).unwrap_err();
+        assert!(
+            e.to_string().contains("line 1 of zeros is longer than"),
+            "{e}"
+        );
+        // A line of exactly the bound is still read.
+        let mut long = vec![b'x'; MAX_LINE_BYTES as usize];
+        long.push(b'\n');
+        let mut n = 0;
+        for_each_line(long.as_slice(), "long", |ev| {
+            n = ev.len();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(n, MAX_LINE_BYTES as usize);
     }
 
     #[test]
