@@ -127,3 +127,13 @@ fn an_endless_input_line_is_refused_at_its_bound() {
     assert!(out.contains("line 1 of /dev/zero is longer than"), "{out}");
     assert!(out.ends_with("status=2"), "{out}");
 }
+
+#[test]
+fn a_huge_cpu_list_is_checked_before_it_is_expanded() {
+    // 8,000 ranges of 65,536 CPUs (64 KiB): refused at the first CPU that
+    // is not online, within a memory limit that expanding them (half a billion
+    // numbers) would break (issue 22).
+    let out = sh("list=$(printf '0-65535,%.0s' $(seq 8000)); ulimit -v 1000000; timeout 60 \"$PFM\" stat -C \"$list\" -e task-clock -- true 2>&1 >/dev/null | head -c 200; echo \" status=${PIPESTATUS[0]}\"");
+    assert!(out.contains("is not online"), "{out}");
+    assert!(out.ends_with("status=2"), "{out}");
+}

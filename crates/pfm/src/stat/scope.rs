@@ -85,21 +85,60 @@ fn tasks_of(pids: &str) -> anyhow::Result<Scope> {
 /// The CPUs of `-C` (all online ones without it), each of them online.
 fn cpus(list: Option<&str>) -> anyhow::Result<Scope> {
     let online = online_cpus();
-    let cpus = match list {
-        Some(c) => parse_cpu_list(c).map_err(|m| anyhow::anyhow!("bad -C: {m}"))?,
-        None => online.clone(),
-    };
-    if let Some(bad) = cpus.iter().find(|c| !online.contains(c)) {
-        bail!(
-            "CPU {bad} is not online (online CPUs: {})",
-            fmt_cpus(&online)
-        );
+    match list {
+        Some(c) => online_in(c, &online).map(Scope::Cpus),
+        None => Ok(Scope::Cpus(online)),
     }
-    Ok(Scope::Cpus(cpus))
+}
+
+/// The CPUs of the list `s` (`0,2-3`), checked against the sorted `online`
+/// CPUs range by range before anything is expanded, so that a huge list
+/// costs time linear in its length and memory bounded by `online`.
+fn online_in(s: &str, online: &[u32]) -> anyhow::Result<Vec<u32>> {
+    let mut ranges = parse_cpu_ranges(s).map_err(|m| anyhow::anyhow!("bad -C: {m}"))?;
+    for &(a, b) in &ranges {
+        // Online CPUs within a..=b: all of them must be.
+        let (lo, hi) = (
+            online.partition_point(|&c| c < a),
+            online.partition_point(|&c| c <= b),
+        );
+        if (hi - lo) as u64 != u64::from(b - a) + 1 {
+            let bad = (a..=b)
+                .zip(&online[lo..hi])
+                .find(|(c, o)| c != *o)
+                .map_or(if lo == hi { a } else { online[hi - 1] + 1 }, |(c, _)| c);
+            bail!(
+                "CPU {bad} is not online (online CPUs: {})",
+                fmt_cpus(online)
+            );
+        }
+    }
+    ranges.sort_unstable();
+    let mut ranges = ranges.into_iter().peekable();
+    Ok(online
+        .iter()
+        .copied()
+        .filter(|&c| {
+            while ranges.next_if(|&(_, b)| b < c).is_some() {}
+            ranges.peek().is_some_and(|&(a, _)| a <= c)
+        })
+        .collect())
 }
 
 /// Parses a CPU list `0,2-3`.
 pub fn parse_cpu_list(s: &str) -> Result<Vec<u32>, String> {
+    let mut v = Vec::new();
+    for (a, b) in parse_cpu_ranges(s)? {
+        v.extend(a..=b);
+    }
+    v.sort_unstable();
+    v.dedup();
+    Ok(v)
+}
+
+/// The ranges of a CPU list `0,2-3` (a single CPU `n` as `n..=n`), checked
+/// but not expanded.
+fn parse_cpu_ranges(s: &str) -> Result<Vec<(u32, u32)>, String> {
     let mut v = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let num = |t: &str| {
@@ -113,16 +152,17 @@ pub fn parse_cpu_list(s: &str) -> Result<Vec<u32>, String> {
                 if a > b || b - a > MAX_CPU_RANGE {
                     return Err(format!("bad CPU range {part:?}"));
                 }
-                v.extend(a..=b);
+                v.push((a, b));
             }
-            None => v.push(num(part)?),
+            None => {
+                let n = num(part)?;
+                v.push((n, n));
+            }
         }
     }
     if v.is_empty() {
         return Err(format!("no CPU in {s:?}"));
     }
-    v.sort_unstable();
-    v.dedup();
     Ok(v)
 }
 
@@ -181,6 +221,28 @@ mod tests {
         assert!(parse_cpu_list("x").is_err());
         assert!(parse_cpu_list("").is_err());
         assert!(parse_cpu_list("0-4294967295").is_err());
+    }
+
+    #[test]
+    fn cpu_lists_are_checked_against_the_online_ones() {
+        let online = [0, 1, 2, 3, 8, 9];
+        assert_eq!(online_in("3,0-1,1,9", &online).unwrap(), vec![0, 1, 3, 9]);
+        assert_eq!(online_in("8-9,2-3", &online).unwrap(), vec![2, 3, 8, 9]);
+        let bad = |s| online_in(s, &online).unwrap_err().to_string();
+        assert!(
+            bad("2-8").starts_with("CPU 4 is not online"),
+            "{}",
+            bad("2-8")
+        );
+        assert!(bad("5").starts_with("CPU 5 is not online"));
+        assert!(bad("9-10").starts_with("CPU 10 is not online"));
+        assert!(bad("x").starts_with("bad -C"));
+        // A huge list of huge ranges is refused at its first range, without
+        // expanding anything (issue 22: 128 KiB took 21.8 s and 4.1 GB).
+        let huge = vec!["0-65535"; 20_000].join(",");
+        assert!(bad(&huge).starts_with("CPU 4 is not online"));
+        let many = vec!["0-3,8"; 20_000].join(",");
+        assert_eq!(online_in(&many, &online).unwrap(), vec![0, 1, 2, 3, 8]);
     }
 
     #[test]
