@@ -49,7 +49,7 @@ fn run_libpfm3(lib: &Library, text: &str, json: bool) -> anyhow::Result<ExitCode
         if line.trim().is_empty() {
             continue;
         }
-        let input = serde_json::from_str::<serde_json::Value>(line)
+        let input = crate::json_strict::parse(line)
             .map_err(|e| anyhow::anyhow!("line {}: invalid JSON: {e}", n + 1))
             .and_then(|v| {
                 let v = v.get("input").cloned().unwrap_or(v);
@@ -90,11 +90,12 @@ const LIBPFM3_ARRAY_KEYS: [&str; 5] =
     ["events", "unavail_pmcs", "unit_masks", "ranges", "counters"];
 
 /// Parses a request in the documented format: objects with named fields
-/// only. serde would also take an object written as the array of its field
-/// values; that undocumented form is refused.
+/// only, each named once. serde would also take an object written as the
+/// array of its field values, and the last of a repeated key; both are
+/// refused.
 fn parse_request(text: &str) -> anyhow::Result<Request> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))?;
+    let v: Value = crate::json_strict::parse(text)
+        .map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))?;
     named_only(&v, "request", &ARRAY_KEYS)
         .map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))?;
     serde_json::from_value(v).map_err(|e| anyhow::anyhow!("invalid dispatch request: {e}"))

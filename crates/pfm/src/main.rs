@@ -14,6 +14,7 @@ mod exit;
 mod host;
 mod info;
 mod input;
+mod json_strict;
 mod list;
 mod pattern;
 mod stat;

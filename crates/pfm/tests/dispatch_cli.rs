@@ -211,3 +211,32 @@ fn endless_input_is_bounded() {
         assert_eq!(json(&o)["error"]["kind"], "usage");
     }
 }
+
+#[test]
+fn a_key_given_twice_is_refused() {
+    // serde_json alone keeps the last of a repeated key (issue 22).
+    for (input, args, key) in [
+        (
+            r#"{"pmu":"nhm","events":[{"event":"INST_RETIRED:ANY_P"}],"pmu":"wsm"}"#,
+            vec![],
+            "pmu",
+        ),
+        (
+            r#"{"pmu":"nhm","events":[{"event":"INST_RETIRED:ANY_P","event":"ARITH:MUL"}]}"#,
+            vec!["--json"],
+            "event",
+        ),
+    ] {
+        let o = dispatch(&args, input);
+        assert_eq!(o.status.code(), Some(2), "{input}");
+        let text = if args.is_empty() {
+            stderr(&o)
+        } else {
+            stdout(&o)
+        };
+        assert!(
+            text.contains("given twice") && text.contains(key),
+            "{input}: {text}"
+        );
+    }
+}
