@@ -45,14 +45,18 @@ impl HostArgs {
                 crate::cli::quoted(&root.to_string_lossy())
             );
         }
-        let cpuinfo = std::fs::read_to_string(root.join("proc/cpuinfo")).unwrap_or_default();
+        // Read as pfmlib reads the tree's facts: a regular file, bounded,
+        // never waiting on a FIFO.
+        let arm_cpuinfo = || {
+            pfmlib::Host::from_root(pfmlib::Arch::Other, root.clone())
+                .read_file_now("/proc/cpuinfo")
+                .is_some_and(|c| c.lines().any(|l| l.starts_with("CPU implementer")))
+        };
         let arch = match self.host_arch {
             Some(HostArch::X86) => pfmlib::Arch::X86,
             Some(HostArch::Aarch64) => pfmlib::Arch::Aarch64,
             Some(HostArch::Arm) => pfmlib::Arch::Arm,
-            None if cpuinfo.lines().any(|l| l.starts_with("CPU implementer")) => {
-                pfmlib::Arch::Aarch64
-            }
+            None if arm_cpuinfo() => pfmlib::Arch::Aarch64,
             None => pfmlib::Arch::X86,
         };
         let host = pfmlib::Host::detect_with_root(arch, root.clone());

@@ -137,3 +137,18 @@ fn a_huge_cpu_list_is_checked_before_it_is_expanded() {
     assert!(out.contains("is not online"), "{out}");
     assert!(out.ends_with("status=2"), "{out}");
 }
+
+#[test]
+fn a_hostile_host_root_neither_hangs_nor_fills_the_memory() {
+    // A recorded tree whose cpuinfo is a FIFO nobody writes to and whose
+    // PMU `type` files lead into /dev/zero: each is passed over as absent
+    // (issue 22: the FIFO blocked forever, /dev/zero filled the memory).
+    let out = sh(
+        r#"d=$(mktemp -d) && mkdir -p $d/proc $d/sys/bus/event_source/devices/uncore_imc_0 $d/sys/bus/event_source/devices/cpu &&
+        mkfifo $d/proc/cpuinfo && ln -s /dev/zero $d/sys/bus/event_source/devices/uncore_imc_0/type &&
+        ln -s /dev/zero $d/sys/bus/event_source/devices/cpu/type &&
+        (ulimit -v 1000000; timeout 60 "$PFM" --host-root $d --host-arch aarch64 list >/dev/null 2>&1; echo "arm=$?";
+         timeout 60 "$PFM" --host-root $d list >/dev/null 2>&1; echo "x86=$?"); rm -rf $d"#,
+    );
+    assert_eq!(out, "arm=0\nx86=0", "{out}");
+}

@@ -3,8 +3,37 @@
 //! files given in memory.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+/// The most a fact file may hold: far more than any `/proc/cpuinfo` or sysfs
+/// attribute (a 1,024-CPU cpuinfo is about 1.5 MiB), far less than a file
+/// that never ends.
+pub(crate) const MAX_FACT_BYTES: u64 = 16 << 20;
+
+/// The text of the regular file at `path`, at most [`MAX_FACT_BYTES`]
+/// bytes; `None` for anything else. Opened without blocking (a FIFO under a
+/// recorded root would wait for a writer forever) and checked once open, so
+/// a link into a device (`/dev/zero`), a FIFO or a socket is refused, and so
+/// is a file over the bound.
+fn read_bounded(path: &Path) -> Option<String> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_FACT_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    if bytes.len() as u64 > MAX_FACT_BYTES {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
 
 /// Where file facts come from.
 #[derive(Debug, Clone, Default)]
@@ -100,9 +129,8 @@ impl Facts {
                 return hit.clone();
             }
         }
-        let v: Option<Arc<str>> = std::fs::read_to_string(root.join(path.trim_start_matches('/')))
-            .ok()
-            .map(Arc::from);
+        let v: Option<Arc<str>> =
+            read_bounded(&root.join(path.trim_start_matches('/'))).map(Arc::from);
         if let Ok(mut cache) = self.cache.lock() {
             cache.insert(path.to_string(), v.clone());
         }
@@ -116,7 +144,7 @@ impl Facts {
             return Some(s.clone());
         }
         let root = self.root.as_ref()?;
-        std::fs::read_to_string(root.join(path.trim_start_matches('/'))).ok()
+        read_bounded(&root.join(path.trim_start_matches('/')))
     }
 }
 
@@ -144,6 +172,34 @@ mod tests {
         assert_eq!(f.list_dir("/proc"), vec!["x"]);
         assert!(f.list_dir("/nowhere").is_empty());
         assert_eq!(Facts::none().read("/proc/x"), None);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn only_bounded_regular_files_are_read() {
+        let dir = std::env::temp_dir().join(format!("pfmlib-facts-bad-{}", std::process::id()));
+        let dev = dir.join("sys/bus/event_source/devices/uncore");
+        std::fs::create_dir_all(&dev).unwrap();
+        // A `type` linked into a device that never ends.
+        std::os::unix::fs::symlink("/dev/zero", dev.join("type")).unwrap();
+        // A cpuinfo over the bound (sparse: nothing is written).
+        let big = std::fs::File::create(dir.join("cpuinfo")).unwrap();
+        big.set_len(MAX_FACT_BYTES + 1).unwrap();
+        // A FIFO nobody writes to (opening it blocking would wait forever).
+        let fifo = dev.join("cpumask");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let f = Facts::under(dir.clone());
+        assert_eq!(f.read("/sys/bus/event_source/devices/uncore/type"), None);
+        assert_eq!(f.read_fresh("/cpuinfo"), None);
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(f.read("/sys/bus/event_source/devices/uncore/cpumask"), None);
+        }
+        // A file of exactly the bound is read.
+        big.set_len(MAX_FACT_BYTES).unwrap();
+        assert_eq!(
+            f.read_fresh("/cpuinfo").map(|s| s.len() as u64),
+            Some(MAX_FACT_BYTES)
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
