@@ -21,9 +21,9 @@ pub(crate) struct Ctx {
     active_set: Vec<u64>,
     /// Bit per PMU: visible (known and not disabled).
     visible_set: Vec<u64>,
-    /// Bit per PMU: may be named with a `pmu::` prefix (the visible ones,
-    /// or, when left-out PMUs are reachable, every PMU of the build).
-    prefix_set: Vec<u64>,
+    /// Bit per PMU of the build, when left-out PMUs may be named with a
+    /// `pmu::` prefix; `None`: only the visible ones may (no copy kept).
+    prefix_set: Option<Vec<u64>>,
     /// A `pmu::` prefix may name an inactive (but reachable) PMU.
     pub encode_inactive: bool,
     /// Privilege levels of the first active core PMU (the perf_events
@@ -68,12 +68,13 @@ impl Ctx {
         for p in visible {
             set(&mut visible_set, p.index());
         }
-        let mut prefix_set = visible_set.clone();
-        if encode_inactive && encode_left_out {
+        let prefix_set = (encode_inactive && encode_left_out).then(|| {
+            let mut bits = visible_set.clone();
             for p in PmuDesc::in_lookup_order(host.arch) {
-                set(&mut prefix_set, p.index());
+                set(&mut bits, p.index());
             }
-        }
+            bits
+        });
         let core_plm = active
             .iter()
             .find(|p| p.kind() == PmuKind::Core)
@@ -112,7 +113,10 @@ impl Ctx {
     /// May `p` be named with a `pmu::` prefix (visible, or left out but
     /// reachable)?
     pub fn is_prefixable(&self, p: PmuDesc) -> bool {
-        get(&self.prefix_set, p.index())
+        get(
+            self.prefix_set.as_ref().unwrap_or(&self.visible_set),
+            p.index(),
+        )
     }
 
     /// May events of `p` be encoded with an explicit `pmu::` prefix?
