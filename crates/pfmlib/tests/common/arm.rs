@@ -9,7 +9,7 @@
 
 #![allow(dead_code)]
 
-use super::sweep::{compare_one, compare_tables, report, shared_pmus, sweep_pmu};
+use super::sweep::{compare_one, compare_tables, report, selected, shared_pmus, sweep_pmu};
 use pfm_oracle::Libpfm4;
 use pfmlib::{Host, Library, Os, Plm, PmuKind};
 use std::path::PathBuf;
@@ -86,7 +86,7 @@ pub fn library() -> Library {
 /// The PMUs of the build pfmlib must have: all but [`NOT_YET`].
 pub fn checked_pmus(o: &Libpfm4, lib: &Library) -> Vec<String> {
     let names = shared_pmus(o, lib);
-    for p in o.pmus() {
+    for p in o.pmus().into_iter().filter(|p| selected(&p.name)) {
         let missing = !names.contains(&p.name);
         let excused = NOT_YET.iter().any(|(n, _)| *n == p.name);
         assert!(

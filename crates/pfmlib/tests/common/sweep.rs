@@ -14,11 +14,27 @@ pub fn os_code(os: Os) -> i32 {
     os.code() as i32
 }
 
-/// The PMUs both libraries know, by name, in libpfm4's id order.
+/// Whether `PFMLIB_SWEEP_PMUS` (a comma-separated list of PMU names, `*`
+/// ending a prefix) selects this PMU; every PMU when it is unset. For
+/// working on one table against an oracle; CI never sets it.
+pub fn selected(name: &str) -> bool {
+    let Some(list) = std::env::var_os("PFMLIB_SWEEP_PMUS") else {
+        return true;
+    };
+    list.to_string_lossy()
+        .split(',')
+        .any(|w| match w.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == w,
+        })
+}
+
+/// The PMUs both libraries know (those [`selected`]), by name, in
+/// libpfm4's id order.
 pub fn shared_pmus(o: &Libpfm4, lib: &Library) -> Vec<String> {
     o.pmus()
         .into_iter()
-        .filter(|p| lib.pmu(&p.name).is_some())
+        .filter(|p| selected(&p.name) && lib.pmu(&p.name).is_some())
         .map(|p| p.name)
         .collect()
 }
