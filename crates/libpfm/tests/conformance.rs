@@ -116,9 +116,11 @@ fn run_both(p: &Programs, name: &str, args: &[&str], env: &[(&str, &str)]) -> (S
     (ours, theirs)
 }
 
-/// PMUs pfmlib has (by name).
+/// PMUs pfmlib's C library has on this (x86) host, by name: those of
+/// libpfm4's x86_64 build.
 fn pfmlib_pmus() -> BTreeSet<String> {
-    pfmlib::Library::with_host(pfmlib::Host::none())
+    let options = pfmlib::Options::new().host_build_only(true);
+    pfmlib::Library::new(pfmlib::Host::detect(), options)
         .pmus()
         .map(|p| p.name().to_string())
         .collect()
