@@ -152,3 +152,38 @@ fn a_hostile_host_root_neither_hangs_nor_fills_the_memory() {
     );
     assert_eq!(out, "arm=0\nx86=0", "{out}");
 }
+
+/// `check --input -` answers each line as it comes (as `counters -f -`
+/// does), not at the end of the input: a program that writes one event
+/// string and waits for its answer gets it.
+#[test]
+fn check_input_from_a_pipe_answers_line_by_line() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = pfm()
+        .args(["check", "--json", "--input", "-", "--os", "none"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = std::time::Duration::from_secs(30);
+    for ev in ["perf::cycles", "no::such", "perf::instructions"] {
+        writeln!(stdin, "{ev}").unwrap();
+        stdin.flush().unwrap();
+        // The answer arrives while the input is still open.
+        let answer = rx.recv_timeout(wait).expect("an answer before more input");
+        assert!(answer.contains(ev), "{ev}: {answer}");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
