@@ -63,8 +63,11 @@ fn a_full_standard_output_is_reported() {
 fn a_closed_standard_output_is_reported() {
     assert_eq!(sh("$PFM list >&- 2>/dev/null; echo $?"), "1");
     assert_eq!(sh("$PFM --version >&- 2>/dev/null; echo $?"), "1");
-    // Standard output sent to /dev/null on purpose is fine.
+    // Standard output sent to /dev/null on purpose is fine, write-only or
+    // for reading and writing (Python's DEVNULL, daemon(3), systemd).
     assert_eq!(sh("$PFM list >/dev/null; echo $?"), "0");
+    assert_eq!(sh("$PFM check perf::cycles 1<>/dev/null; echo $?"), "0");
+    assert_eq!(sh("$PFM --version 1<>/dev/null; echo $?"), "0");
 }
 
 #[test]

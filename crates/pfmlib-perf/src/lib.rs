@@ -66,4 +66,6 @@ pub use error::{Error, Result};
 pub use process::{interrupt_process, terminate_process, wait_child, ChildExit, Interrupt};
 pub use set::{CounterSet, Scope};
 pub use tsc::{tsc_rate, tstamp, RateSource, Tstamp};
-pub use workload::{inherited_fd, thousands_separator, ChildWait, HeldChild, SpawnError};
+pub use workload::{
+    inherited_fd, stdout_open_at_start, thousands_separator, ChildWait, HeldChild, SpawnError,
+};
