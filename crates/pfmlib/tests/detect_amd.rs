@@ -1,4 +1,6 @@
-//! AMD64 detection as libpfm4 4.13's `pfm_amd64_detect` does it: every
+//! AMD64 detection as libpfm4's `pfm_amd64_detect` does it (upstream's
+//! revision rules, which since 4.13 make every family 19h model Zen 3 or
+//! Zen 4): every
 //! family, model and stepping class its revision rules tell apart, on
 //! synthetic hosts; event strings without a `pmu::` prefix resolve to the
 //! PMU libpfm4 would choose there; the northbridge and L3 PMUs take their
@@ -30,7 +32,7 @@ fn present(family: u32, model: u32, stepping: u32) -> Vec<&'static str> {
     v
 }
 
-/// libpfm4 4.13's revision rules (`amd64_get_revision`), written out as the
+/// libpfm4's revision rules (`amd64_get_revision`), written out as the
 /// model and stepping ranges they cover: the core PMU detected.
 fn expected_core(family: u32, model: u32, stepping: u32) -> Option<&'static str> {
     Some(match family {
@@ -58,7 +60,7 @@ fn expected_core(family: u32, model: u32, stepping: u32) -> Option<&'static str>
         23 if model < 0x30 => "amd64_fam17h_zen1",
         23 => "amd64_fam17h_zen2",
         25 if model <= 0x0f || (0x20..=0x5f).contains(&model) => "amd64_fam19h_zen3",
-        25 if model == 0x11 => "amd64_fam19h_zen4",
+        25 => "amd64_fam19h_zen4",
         _ => return None,
     })
 }
@@ -174,6 +176,8 @@ fn unprefixed_lookups() {
         (25, 1, 0, "RETIRED_INSTRUCTIONS", "amd64_fam19h_zen3"),
         (25, 0x21, 0, "UNC_L3_REQUESTS", "amd64_fam19h_zen3_l3"),
         (25, 0x11, 0, "RETIRED_INSTRUCTIONS", "amd64_fam19h_zen4"),
+        (25, 0x10, 0, "RETIRED_INSTRUCTIONS", "amd64_fam19h_zen4"),
+        (25, 0x61, 0, "RETIRED_INSTRUCTIONS", "amd64_fam19h_zen4"),
     ];
     for (f, m, s, ev, pmu) in cases {
         let mut h = Host::synthetic(Vendor::Amd, f, m);
