@@ -275,7 +275,10 @@ fn this_host_agrees_with_libpfm4() {
     let Some(o) = oracle() else { return };
     let lib = Library::global();
     for name in amd_pmus(lib) {
-        let theirs = o.pmu_by_name(name).expect("libpfm4 knows the PMU");
+        // A PMU the oracle lacks (Zen 5/6 under 4.13) cannot be compared.
+        let Some(theirs) = o.pmu_by_name(name) else {
+            continue;
+        };
         let ours = lib.pmu(name).expect("pmu").info();
         assert_eq!(ours.is_present, theirs.is_present, "{name}");
         if !ours.is_present {
