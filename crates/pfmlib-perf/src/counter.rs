@@ -477,6 +477,10 @@ impl<K: Kernel> Counter<K> {
                         exclude_user: attr.exclude_user,
                         target: kind,
                         in_group: leader.is_some(),
+                        foreign_task: match kind {
+                            TargetKind::Task(pid) => kernel.task_is_foreign(pid),
+                            _ => false,
+                        },
                     };
                     let e = explain(kernel, errno, &ctx, cpu);
                     // User level only, and only where the event counts

@@ -61,7 +61,9 @@ mod workload;
 pub use cgroup::{Cgroup, CgroupError};
 pub use counter::{CountStatus, Counter, Group, Options, ReadPath, Reading, Target};
 pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup, MAX_NPMC};
-pub use env::{explain_open_error, hardware_pmu, Environment, OpenContext, TargetKind};
+pub use env::{
+    explain_open_error, hardware_pmu, task_is_foreign, Environment, OpenContext, TargetKind,
+};
 pub use error::{Error, Result};
 pub use process::{interrupt_process, terminate_process, wait_child, ChildExit, Interrupt};
 pub use set::{CounterSet, Scope};
