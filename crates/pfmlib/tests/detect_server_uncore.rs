@@ -435,7 +435,10 @@ fn every_libpfm4_server_uncore_pmu_is_here_with_its_id() {
         .filter(|i| is_server(i.name) && in_oracle(i.name))
         .map(|i| (i.name.to_string(), i.id))
         .collect();
-    assert_eq!(count_413(ours.iter().map(|(n, _)| n.as_str())), LIBPFM4_413.1);
+    assert_eq!(
+        count_413(ours.iter().map(|(n, _)| n.as_str())),
+        LIBPFM4_413.1
+    );
     let only_ours: Vec<_> = ours.difference(&theirs).collect();
     let only_theirs: Vec<_> = theirs.difference(&ours).collect();
     assert!(
