@@ -190,3 +190,40 @@ fn check_input_from_a_pipe_answers_line_by_line() {
     drop(stdin);
     assert_eq!(child.wait().unwrap().code(), Some(1));
 }
+
+/// With descriptors exhausted, a tracepoint glob is not "not found": the
+/// limit is named (perf says too many open files).
+#[test]
+fn exhausted_descriptors_are_named_for_tracepoints() {
+    if std::fs::read_dir("/sys/kernel/tracing/events/sched").is_err() {
+        eprintln!("SKIPPED: tracefs is not readable here");
+        return;
+    }
+    let out = sh("ulimit -n 24; $PFM stat -e 'sched:*' -- true 2>&1; echo rc=$?");
+    assert!(out.contains("too many open files"), "{out}");
+    assert!(!out.contains("not found") && !out.contains("rc=0"), "{out}");
+}
+
+/// As root, an unmounted tracefs is mounted when a tracepoint is asked
+/// for, as perf does (the test unmounts it first where it may, and leaves
+/// it mounted).
+#[test]
+fn tracefs_is_mounted_when_needed() {
+    let root = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    let mounted = || std::path::Path::new("/sys/kernel/tracing/events").exists();
+    if !root || !std::path::Path::new("/sys/kernel/tracing").is_dir() {
+        eprintln!("SKIPPED: needs root and /sys/kernel/tracing");
+        return;
+    }
+    if mounted() && sh("umount /sys/kernel/tracing 2>/dev/null; echo $?") != "0" {
+        eprintln!("SKIPPED: tracefs cannot be unmounted here (busy or not allowed)");
+        return;
+    }
+    let out =
+        sh("$PFM check -h >/dev/null; $PFM stat -e sched:sched_switch -- true 2>&1; echo rc=$?");
+    assert!(mounted(), "tracefs not mounted: {out}");
+    assert!(!out.contains("not mounted"), "{out}");
+}

@@ -251,3 +251,25 @@ pub(crate) fn stdout_open_at_start() -> Option<bool> {
         _ => None,
     }
 }
+
+/// Mounts tracefs on `/sys/kernel/tracing`, as perf does when it needs
+/// tracepoints and finds it unmounted (root or CAP_SYS_ADMIN only).
+pub(crate) fn mount_tracefs() -> io::Result<()> {
+    let (source, target, fstype) = (c"nodev", c"/sys/kernel/tracing", c"tracefs");
+    // SAFETY: three NUL-terminated strings that live across the call and a
+    // NULL data pointer, which tracefs accepts (no mount options).
+    let r = unsafe {
+        libc::mount(
+            source.as_ptr(),
+            target.as_ptr(),
+            fstype.as_ptr(),
+            0,
+            std::ptr::null(),
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
