@@ -226,3 +226,16 @@ fn tracefs_is_mounted_when_needed() {
     assert!(mounted(), "tracefs not mounted: {out}");
     assert!(!out.contains("not mounted"), "{out}");
 }
+
+/// A CPU number past the kernel's `int` is named as given, never clamped.
+#[test]
+fn huge_cpu_numbers_are_named_as_given() {
+    let out = sh("$PFM counters --cpu 2147483648 setup 0 task-clock 2>&1; echo rc=$?");
+    assert!(out.contains("CPU 2147483648 "), "{out}");
+    assert!(
+        !out.contains("2147483647") && !out.contains("rc=0"),
+        "{out}"
+    );
+    let out = sh("$PFM stat -C 4294967295 -e task-clock -- true 2>&1; echo rc=$?");
+    assert!(out.contains("4294967295") && !out.contains("rc=0"), "{out}");
+}

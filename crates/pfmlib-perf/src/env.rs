@@ -165,7 +165,10 @@ pub fn explain_open_error(errno: i32, ctx: &OpenContext<'_>, env: &Environment) 
             reason: "no such PMU (ENXIO)".into(),
         },
         libc::ENODEV => match ctx.target {
-            TargetKind::Cpu(cpu) => Error::NoSuchCpu { event, cpu },
+            TargetKind::Cpu(cpu) => Error::NoSuchCpu {
+                event,
+                cpu: i64::from(cpu),
+            },
             _ => Error::NotSupported {
                 event,
                 reason: "the PMU does not support this (ENODEV)".into(),
