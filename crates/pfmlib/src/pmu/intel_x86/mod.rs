@@ -325,6 +325,51 @@ mod tests {
         assert_eq!(arch_version_mods(Some(6)), 0);
     }
 
+    /// A `no_mods` unit mask (TOPDOWN_M's metrics): no modifier in the
+    /// fully-qualified string, under perf_events no attribute but `pinned`
+    /// and no fully-qualified string at all, never precise; SLOTS, without
+    /// the flag, behaves as any unit mask.
+    #[test]
+    fn no_mods_unit_masks() {
+        use crate::library::Library;
+        use crate::model::{Os, Plm};
+        let lib = Library::with_host(Host::synthetic(Vendor::Intel, 6, 143));
+        let enc = |s: &str, os| lib.encode(s, Plm::DEFAULT, os);
+        let none = enc("spr::TOPDOWN_M:RETIRING", Os::None).expect("RETIRING");
+        assert_eq!(none.fstr, "spr::TOPDOWN_M:RETIRING");
+        assert_eq!(none.codes, [0x538000]);
+        let with_u = enc("spr::TOPDOWN_M:RETIRING:u=1", Os::None).expect("u");
+        assert_eq!(with_u.fstr, "spr::TOPDOWN_M:RETIRING");
+        let slots = enc("spr::TOPDOWN_M:SLOTS", Os::None).expect("SLOTS");
+        assert_eq!(slots.fstr, "spr::TOPDOWN_M:SLOTS:k=1:u=1");
+        for os in [Os::PerfEvent, Os::PerfEventExt] {
+            let perf = enc("spr::TOPDOWN_M:BAD_SPEC", os).expect("perf");
+            assert_eq!(perf.fstr, "");
+            assert_eq!(perf.perf.map(|a| a.config), Some(0x8100));
+            let e = enc("spr::TOPDOWN_M:BAD_SPEC:u=1", os).expect_err("u=1");
+            assert_eq!(e.kind(), crate::error::ErrorKind::AttrValue);
+            assert!(enc("spr::TOPDOWN_M:BAD_SPEC:u=0", os).is_ok());
+        }
+        assert!(enc("spr::TOPDOWN_M:BAD_SPEC:pinned=1", Os::PerfEventExt).is_ok());
+        let e = enc("spr::TOPDOWN_M:BAD_SPEC:excl=1", Os::PerfEventExt).expect_err("excl");
+        assert_eq!(e.kind(), crate::error::ErrorKind::AttrValue);
+        let slots = enc("spr::TOPDOWN_M:SLOTS:u=1", Os::PerfEvent).expect("SLOTS");
+        assert_eq!(slots.fstr, "spr::TOPDOWN_M:SLOTS:u=1:k=0:mg=0:mh=1");
+        let ev = lib.find_event("spr::TOPDOWN_M").expect("TOPDOWN_M");
+        for a in ev
+            .attrs(Os::None)
+            .iter()
+            .filter(|a| a.attr_type == crate::model::AttrType::Umask)
+        {
+            assert_eq!(a.support_no_mods, a.name != "SLOTS", "{}", a.name);
+            assert!(
+                !a.is_precise && (a.name == "SLOTS" || !a.support_hw_smpl),
+                "{}",
+                a.name
+            );
+        }
+    }
+
     /// libpfm4 upstream's duplicate-code check of its table validation, as
     /// written: events i < j with the same code and counters are an error
     /// when neither is an alias, i is neither `deprecated` nor `code_dup`
