@@ -687,7 +687,8 @@ typedef struct {
 		unsigned int is_precise:1;
 		unsigned int is_speculative:2;	/* pfm_event_info_spec_t */
 		unsigned int support_hw_smpl:1;
-		unsigned int reserved_bits:27;
+		unsigned int support_no_mods:1;	/* a unit mask that takes no modifier */
+		unsigned int reserved_bits:26;
 	};
 	union {
 		uint64_t dfl_val64;
