@@ -134,7 +134,7 @@ pub struct AttrInfo {
     pub idx: c_int,
     /// `ctrl` (`pfm_attr_ctrl_t`).
     pub ctrl: c_int,
-    /// Bit fields: `is_dfl:1`, `is_precise:1`, `is_speculative:2`, `support_hw_smpl:1`, `reserved_bits:27`.
+    /// Bit fields: `is_dfl:1`, `is_precise:1`, `is_speculative:2`, `support_hw_smpl:1`, `support_no_mods:1`, `reserved_bits:26`.
     pub flags: u32,
     /// The `defaults` union (`dfl_val64`, `dfl_str`, `dfl_bool`, `dfl_int`).
     pub dfl_val64: u64,
@@ -259,6 +259,8 @@ pub mod bits {
     pub const ATTR_SPEC_SHIFT: u32 = 2;
     /// `pfm_event_attr_info_t.support_hw_smpl`.
     pub const ATTR_HW_SMPL: u32 = 1 << 4;
+    /// `pfm_event_attr_info_t.support_no_mods` (libpfm4 upstream).
+    pub const ATTR_NO_MODS: u32 = 1 << 5;
 }
 
 /// The `size` field of each structure, as an offset.

@@ -12,6 +12,10 @@ use crate::vocab::{ExtField, ExtKind, FamilyDefs, Fixed, ModDef, ModKind};
 /// perf_events layers offer no `period`, `freq` or `precise`.
 pub const PMU_FLAGS: &[&str] = &["raw_umask", "ecmask", "spec", "extpebs", "arch", "no_smpl"];
 /// Event flags (libpfm4's `INTEL_X86_*` flags that apply to events).
+///
+/// `deprecated` and `code_dup` (libpfm4 upstream's `INTEL_X86_DEPRECATED`,
+/// `INTEL_X86_CODE_DUP`) only excuse an event whose code another event
+/// shares in table validation; they have no encoding effect.
 pub const EVENT_FLAGS: &[&str] = &[
     "pebs",
     "grp_excl",
@@ -30,8 +34,14 @@ pub const EVENT_FLAGS: &[&str] = &[
     "fethr",
     "excl_grp_but_0",
     "grp_req",
+    "code_dup",
 ];
 /// Unit-mask flags (libpfm4's `INTEL_X86_*` flags that apply to unit masks).
+///
+/// `no_mods` (libpfm4 upstream's `INTEL_X86_NO_MODS`): the unit mask takes
+/// no modifier (the topdown metrics of `TOPDOWN_M`): given, the
+/// fully-qualified string lists no modifier, and under perf_events no
+/// perf_events attribute but `pinned` may be set; never precise.
 pub const UMASK_FLAGS: &[&str] = &[
     "dfl",
     "pebs",
@@ -48,6 +58,7 @@ pub const UMASK_FLAGS: &[&str] = &[
     "frontend",
     "fethr",
     "spec",
+    "no_mods",
 ];
 
 /// Modifier names, by id, for the `*_required` keys.

@@ -21,6 +21,8 @@ pub(crate) struct AttrEntry {
     pub ctrl: AttrCtrl,
     pub is_dfl: bool,
     pub flags: EventFlags,
+    /// A unit mask that takes no modifier (libpfm4's `support_no_mods`).
+    pub no_mods: bool,
 }
 
 fn bits(mut m: u32) -> impl Iterator<Item = usize> {
@@ -35,7 +37,8 @@ fn bits(mut m: u32) -> impl Iterator<Item = usize> {
 
 /// The entry of unit mask `um` of `ev` (a unit mask of its PMU's variant).
 pub(crate) fn umask_entry(pmu: PmuDesc, ev: EventDesc, um: UmaskDesc) -> AttrEntry {
-    let info = engine(pmu).umask_info(pmu, ev, um);
+    let e = engine(pmu);
+    let info = e.umask_info(pmu, ev, um);
     AttrEntry {
         name: um.name(),
         desc: um.desc(),
@@ -45,6 +48,7 @@ pub(crate) fn umask_entry(pmu: PmuDesc, ev: EventDesc, um: UmaskDesc) -> AttrEnt
         ctrl: AttrCtrl::Pmu,
         is_dfl: info.is_dfl,
         flags: info.flags,
+        no_mods: e.umask_no_mods(um),
     }
 }
 
@@ -64,6 +68,7 @@ pub(crate) fn mod_entry(pmu: PmuDesc, id: usize) -> Option<AttrEntry> {
         ctrl: AttrCtrl::Pmu,
         is_dfl: false,
         flags: EventFlags::NONE,
+        no_mods: false,
     })
 }
 
@@ -79,6 +84,7 @@ pub(crate) fn perf_entry(id: usize) -> Option<AttrEntry> {
         ctrl: AttrCtrl::PerfEvent,
         is_dfl: false,
         flags: EventFlags::NONE,
+        no_mods: false,
     })
 }
 

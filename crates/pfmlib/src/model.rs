@@ -326,4 +326,14 @@ pub struct AttrInfo {
     pub speculation: Speculation,
     /// Can be recorded by a hardware sampling buffer.
     pub support_hw_smpl: bool,
+    /// A unit mask that takes no modifier: given, the fully-qualified
+    /// string lists none and perf_events attributes other than `pinned`
+    /// may not be set (libpfm4 upstream's `support_no_mods`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
+    pub support_no_mods: bool,
+}
+
+#[cfg(feature = "serde")]
+fn is_false(b: &bool) -> bool {
+    !*b
 }

@@ -7,7 +7,7 @@ use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc, Fstr};
 use crate::error::{Error, ErrorKind, Result};
 use crate::event::parse_event;
-use crate::kernel::{perf_attr as pa, PerfAttr};
+use crate::kernel::{perf_attr as pa, PerfAttr, PERF_ATTRS};
 use crate::model::{Os, Plm};
 use crate::pmu::intel_x86::IntelX86;
 use crate::pmu::{engine, Engine, INTEL_X86_FAMILY};
@@ -106,10 +106,21 @@ fn encode_perf(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     } else {
         engine(d.pmu).encode_perf(ctx, d, &mut attr)?
     };
+    let no_mods = takes_no_mods(d);
     let mut s = PerfSettings::default();
     for k in 0..d.attrs.len() {
         if let AttrRef::Perf(id) = d.attrs[k].what {
-            apply_perf_attr(d, &mut s, &mut attr, u64::from(id), d.attrs[k].ival)?;
+            let ival = d.attrs[k].ival;
+            if no_mods && ival != 0 && u64::from(id) != pa::PINNED {
+                return Err(attr_val(
+                    d,
+                    format!(
+                        "{} takes no perf_events attribute but pinned (unit mask without modifiers)",
+                        PERF_ATTRS.get(usize::from(id)).map_or("?", |a| a.name)
+                    ),
+                ));
+            }
+            apply_perf_attr(d, &mut s, &mut attr, u64::from(id), ival)?;
         }
     }
     if !s.has_plm {
@@ -127,8 +138,21 @@ fn encode_perf(ctx: &Ctx, d: &mut Desc) -> Result<Encoding> {
     attr.exclude_guest = vmx & Plm::PLM3.bits() == 0;
     attr.exclude_host = vmx & Plm::PLM0.bits() == 0;
     attr.pinned = s.pinned;
-    write_perf_fstr(d, &attr, plm);
+    if no_mods {
+        // libpfm4 upstream hands back no fully-qualified string at all.
+        d.fstr = Fstr::empty();
+    } else {
+        write_perf_fstr(d, &attr, plm);
+    }
     Ok(finish(ctx, d, codes, Some(attr), s.cpu))
+}
+
+/// Does a unit mask of the event (given or added as a default) take no
+/// modifier (libpfm4 upstream's `pfmlib_check_no_mods`)? Only Intel core
+/// tables have such unit masks.
+fn takes_no_mods(d: &Desc) -> bool {
+    d.pmu.family() == INTEL_X86_FAMILY
+        && d.umask_attrs().any(|i| IntelX86.umask_no_mods(d.umask(i)))
 }
 
 fn apply_perf_attr(

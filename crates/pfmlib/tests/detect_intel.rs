@@ -1,5 +1,6 @@
-//! Detection of the Skylake, Ice Lake and Sapphire Rapids core PMUs, as
-//! libpfm4 4.13 detects them (`pfm_intel_x86_model_detect`, and the stepping
+//! Detection of the Skylake, Ice Lake, Sapphire Rapids, Emerald Rapids and
+//! Granite Rapids core PMUs, as libpfm4 detects them (4.13; emr and gnr as
+//! upstream does) (`pfm_intel_x86_model_detect`, and the stepping
 //! test that tells Skylake X from Cascade Lake X): synthetic hosts for every
 //! model of every PMU, neighbours that must not match, and recorded CPUID
 //! leaves decoded the way libpfm4 decodes them (extended model folded in).
@@ -15,6 +16,8 @@ const PMUS: &[(&str, &[u32], std::ops::RangeInclusive<u32>)] = &[
     ("icl", &[108, 125, 126, 157, 140, 141, 167], 0..=15),
     ("icx", &[106], 0..=15),
     ("spr", &[143], 0..=15),
+    ("emr", &[207], 0..=15),
+    ("gnr", &[173, 174], 0..=15),
 ];
 
 fn host(vendor: Vendor, family: u32, model: u32, stepping: u32) -> Host {
@@ -63,6 +66,9 @@ fn the_active_core_pmu_answers_unprefixed_events() {
         (85, 7, "clx"),
         (106, 6, "icx"),
         (143, 8, "spr"),
+        (207, 2, "emr"),
+        (173, 1, "gnr"),
+        (174, 1, "gnr"),
     ] {
         let lib = Library::with_host(host(Vendor::Intel, 6, model, stepping));
         let ev = lib.find_event("INST_RETIRED").expect("found");
@@ -120,6 +126,9 @@ fn recorded_cpuid_leaves() {
         (0x000a_0671, "icl"), // Rocket Lake, model 0xa7
         (0x0006_06a6, "icx"), // Ice Lake-SP, model 0x6a
         (0x0008_06f8, "spr"), // Sapphire Rapids, model 0x8f
+        (0x000c_06f2, "emr"), // Emerald Rapids, model 0xcf
+        (0x000a_06d1, "gnr"), // Granite Rapids X, model 0xad
+        (0x000a_06e1, "gnr"), // Granite Rapids D, model 0xae
     ] {
         let h = Host::from_cpuid(intel_cpu(eax1), None);
         assert_eq!(present(h), [want], "CPUID.1:EAX {eax1:#x}");

@@ -335,6 +335,11 @@ pub unsafe extern "C" fn pfm_get_event_attr_info(
                         bits::ATTR_HW_SMPL
                     } else {
                         0
+                    }
+                    | if a.support_no_mods {
+                        bits::ATTR_NO_MODS
+                    } else {
+                        0
                     },
                 dfl_val64: 0,
             };
@@ -484,7 +489,9 @@ unsafe fn encode_perf(
     }
     arg.idx = int(enc.idx);
     arg.cpu = cpu;
-    if !arg.fstr.is_null() {
+    // An event given a unit mask without modifiers (libpfm4 upstream's
+    // no_mods) has no fully-qualified string: `*fstr` is left alone.
+    if !arg.fstr.is_null() && !enc.fstr.is_empty() {
         let f = sys::malloc_cstring(&enc.fstr)?;
         // SAFETY: `fstr` is writable for one pointer (contract).
         unsafe { arg.fstr.write_unaligned(f) };

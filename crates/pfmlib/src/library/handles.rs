@@ -296,6 +296,7 @@ fn attr_info(a: &AttrEntry, i: usize) -> AttrInfo {
         is_precise: a.flags.precise,
         speculation: a.flags.spec,
         support_hw_smpl: a.flags.hw_smpl,
+        support_no_mods: a.no_mods,
     }
 }
 

@@ -107,6 +107,13 @@ pub(crate) trait Engine: Sync {
         }
     }
 
+    /// Does unit mask `um` take no modifier (libpfm4's `support_no_mods`)?
+    /// Default: no.
+    fn umask_no_mods(&self, um: UmaskDesc) -> bool {
+        let _ = um;
+        false
+    }
+
     /// Is `pmu` a deprecated name of another PMU, which event strings without
     /// a `pmu::` prefix never resolve to (libpfm4 `PFMLIB_PMU_FL_DEPR`)?
     /// Default: no.

@@ -69,6 +69,9 @@ struct Extra {
     ldlat_um: bool,
     fe_thr: u64,
     fe_thr_um: bool,
+    /// A unit mask given takes no modifier: none is written in the
+    /// fully-qualified string.
+    no_mods: bool,
 }
 
 /// Modifiers given, as libpfm4 counts them for its checks (ldlat aside).
@@ -109,6 +112,9 @@ pub(super) fn encode(d: &mut Desc) -> Result<Vec<u64>> {
     let mut umask2 = e.um.bits;
     frontend_threshold(&mut x, &e, &mut umask2, d)?;
     let codes = codes(&mut x, &mut e, umask1, umask2, d)?;
+    if x.no_mods {
+        return Ok(codes);
+    }
     let (ldlat, fe_thr) = (x.ldlat, x.fe_thr);
     MODS.write_fstr_mods(d, e.reg, |id| match id {
         m::LDLAT => Some(ldlat),
@@ -134,6 +140,7 @@ fn umask_effects(x: &mut Extra, e: &mut Encoding, d: &Desc, um: UmaskDesc) -> Re
     let flags = um.flags();
     x.ldlat_um |= flags & um_flag::LDLAT != 0;
     x.fe_thr_um |= flags & um_flag::FETHR != 0;
+    x.no_mods |= flags & um_flag::NO_MODS != 0;
     if flags & um_flag::CODE_OVERRIDE != 0 {
         let code = umask_event_code(um);
         if x.last_ucode.is_some_and(|l| l != code) {

@@ -68,18 +68,26 @@ fn arch_event_index(ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
 }
 
 /// Modifier mask of an event on this host. The architectural PMU adds
-/// modifiers by perfmon version as libpfm4 does: version 3 adds `t`,
-/// version 4 adds `t`, `intx` and `intxcp`, other versions add nothing.
+/// modifiers by perfmon version as libpfm4 upstream does: version 3 adds
+/// `t`, version 4 adds `t`, `intx` and `intxcp`, version 5 `intx` and
+/// `intxcp` (no any-thread bit from version 5 on), other versions nothing.
 fn modmsk(ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> u32 {
     let mut mods = ev.modmsk();
     if is_arch(pmu) {
-        match arch_perfmon(ctx, pmu).map(|a| a.version()) {
-            Some(3) => mods |= 1 << m::T,
-            Some(4) => mods |= (1 << m::T) | (1 << m::INTX) | (1 << m::INTXCP),
-            _ => {}
-        }
+        mods |= arch_version_mods(arch_perfmon(ctx, pmu).map(|a| a.version()));
     }
     mods
+}
+
+/// The modifiers architectural perfmon `version` adds.
+fn arch_version_mods(version: Option<u32>) -> u32 {
+    let tx = (1 << m::INTX) | (1 << m::INTXCP);
+    match version {
+        Some(3) => 1 << m::T,
+        Some(4) => (1 << m::T) | tx,
+        Some(5) => tx,
+        _ => 0,
+    }
 }
 
 fn speculation(pmu: PmuDesc, ev: EventDesc) -> Speculation {
@@ -184,8 +192,11 @@ impl Engine for IntelX86 {
         }
     }
 
+    /// A `no_mods` unit mask is never precise nor sampled by a hardware
+    /// buffer (libpfm4 upstream's `pfm_intel_x86_get_event_attr_info`).
     fn umask_info(&self, pmu: PmuDesc, ev: EventDesc, um: UmaskDesc) -> UmaskInfo {
-        let precise = um.flags() & um_flag::PEBS != 0;
+        let no_mods = um.flags() & um_flag::NO_MODS != 0;
+        let precise = um.flags() & um_flag::PEBS != 0 && !no_mods;
         UmaskInfo {
             code: if um.flags() & um_flag::CODE_OVERRIDE != 0 {
                 umask_ucode(um)
@@ -196,9 +207,13 @@ impl Engine for IntelX86 {
             flags: EventFlags {
                 precise,
                 spec: speculation(pmu, ev),
-                hw_smpl: precise || pmu.flags() & pmu_flag::EXTPEBS != 0,
+                hw_smpl: (precise || pmu.flags() & pmu_flag::EXTPEBS != 0) && !no_mods,
             },
         }
+    }
+
+    fn umask_no_mods(&self, um: UmaskDesc) -> bool {
+        um.flags() & um_flag::NO_MODS != 0
     }
 
     fn raw_umask(&self, pmu: PmuDesc) -> bool {
@@ -295,6 +310,97 @@ mod tests {
             .expect("SLOTS_P unit mask");
         assert_eq!(umask_ucode(ev.umask(i)), 0x01a4);
         assert_eq!(umask_event_code(ev.umask(i)), 0xa4);
+    }
+
+    /// Architectural perfmon versions and the modifiers they add (libpfm4
+    /// upstream: version 5 has the transactional bits, no any-thread bit).
+    #[test]
+    fn arch_versions() {
+        let tx = (1 << m::INTX) | (1 << m::INTXCP);
+        assert_eq!(arch_version_mods(None), 0);
+        assert_eq!(arch_version_mods(Some(2)), 0);
+        assert_eq!(arch_version_mods(Some(3)), 1 << m::T);
+        assert_eq!(arch_version_mods(Some(4)), (1 << m::T) | tx);
+        assert_eq!(arch_version_mods(Some(5)), tx);
+        assert_eq!(arch_version_mods(Some(6)), 0);
+    }
+
+    /// A `no_mods` unit mask (TOPDOWN_M's metrics): no modifier in the
+    /// fully-qualified string, under perf_events no attribute but `pinned`
+    /// and no fully-qualified string at all, never precise; SLOTS, without
+    /// the flag, behaves as any unit mask.
+    #[test]
+    fn no_mods_unit_masks() {
+        use crate::library::Library;
+        use crate::model::{Os, Plm};
+        let lib = Library::with_host(Host::synthetic(Vendor::Intel, 6, 143));
+        let enc = |s: &str, os| lib.encode(s, Plm::DEFAULT, os);
+        let none = enc("spr::TOPDOWN_M:RETIRING", Os::None).expect("RETIRING");
+        assert_eq!(none.fstr, "spr::TOPDOWN_M:RETIRING");
+        assert_eq!(none.codes, [0x538000]);
+        let with_u = enc("spr::TOPDOWN_M:RETIRING:u=1", Os::None).expect("u");
+        assert_eq!(with_u.fstr, "spr::TOPDOWN_M:RETIRING");
+        let slots = enc("spr::TOPDOWN_M:SLOTS", Os::None).expect("SLOTS");
+        assert_eq!(slots.fstr, "spr::TOPDOWN_M:SLOTS:k=1:u=1");
+        for os in [Os::PerfEvent, Os::PerfEventExt] {
+            let perf = enc("spr::TOPDOWN_M:BAD_SPEC", os).expect("perf");
+            assert_eq!(perf.fstr, "");
+            assert_eq!(perf.perf.map(|a| a.config), Some(0x8100));
+            let e = enc("spr::TOPDOWN_M:BAD_SPEC:u=1", os).expect_err("u=1");
+            assert_eq!(e.kind(), crate::error::ErrorKind::AttrValue);
+            assert!(enc("spr::TOPDOWN_M:BAD_SPEC:u=0", os).is_ok());
+        }
+        assert!(enc("spr::TOPDOWN_M:BAD_SPEC:pinned=1", Os::PerfEventExt).is_ok());
+        let e = enc("spr::TOPDOWN_M:BAD_SPEC:excl=1", Os::PerfEventExt).expect_err("excl");
+        assert_eq!(e.kind(), crate::error::ErrorKind::AttrValue);
+        let slots = enc("spr::TOPDOWN_M:SLOTS:u=1", Os::PerfEvent).expect("SLOTS");
+        assert_eq!(slots.fstr, "spr::TOPDOWN_M:SLOTS:u=1:k=0:mg=0:mh=1");
+        let ev = lib.find_event("spr::TOPDOWN_M").expect("TOPDOWN_M");
+        for a in ev
+            .attrs(Os::None)
+            .iter()
+            .filter(|a| a.attr_type == crate::model::AttrType::Umask)
+        {
+            assert_eq!(a.support_no_mods, a.name != "SLOTS", "{}", a.name);
+            assert!(
+                !a.is_precise && (a.name == "SLOTS" || !a.support_hw_smpl),
+                "{}",
+                a.name
+            );
+        }
+    }
+
+    /// libpfm4 upstream's duplicate-code check of its table validation, as
+    /// written: events i < j with the same code and counters are an error
+    /// when neither is an alias, i is neither `deprecated` nor `code_dup`
+    /// and j is `code_dup` (so upstream's spr RS_EMPTY, unmarked, shares
+    /// RS's code).
+    #[test]
+    fn duplicate_codes_are_marked() {
+        let marked = ev_flag::DEPRECATED | ev_flag::CODE_DUP;
+        for p in PmuDesc::all().filter(|p| p.family() == crate::pmu::INTEL_X86_FAMILY) {
+            let evs: Vec<EventDesc> = p
+                .events()
+                .filter(|e| e.in_variant(p.variant_bit()))
+                .collect();
+            for (i, a) in evs.iter().enumerate() {
+                for b in &evs[i + 1..] {
+                    let same = a.code() == b.code()
+                        && a.cntmsk() == b.cntmsk()
+                        && a.equiv().is_none()
+                        && b.equiv().is_none();
+                    let bad = a.flags() & marked == 0 && b.flags() & ev_flag::CODE_DUP != 0;
+                    assert!(
+                        !(same && bad),
+                        "{}: {} and {} share code {:#x}",
+                        p.name(),
+                        a.name(),
+                        b.name(),
+                        a.code()
+                    );
+                }
+            }
+        }
     }
 
     /// Only libpfm4's table validation looks at `no_autoencode`.

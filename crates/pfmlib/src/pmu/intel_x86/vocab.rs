@@ -27,6 +27,10 @@ pub(crate) mod ev_flag {
     pub const OFFCORE: u32 = bit(EF, "offcore");
     pub const SPEC: u32 = bit(EF, "spec");
     pub const FRONTEND: u32 = bit(EF, "frontend");
+    #[cfg(test)]
+    pub const DEPRECATED: u32 = bit(EF, "deprecated");
+    #[cfg(test)]
+    pub const CODE_DUP: u32 = bit(EF, "code_dup");
     #[cfg_attr(not(test), allow(dead_code))]
     pub const NO_AUTOENCODE: u32 = bit(EF, "no_autoencode");
 }
@@ -44,6 +48,7 @@ pub(crate) mod um_flag {
     pub const CODE_OVERRIDE: u32 = bit(UF, "code_override");
     pub const GRP_REQ: u32 = bit(UF, "grp_req");
     pub const FETHR: u32 = bit(UF, "fethr");
+    pub const NO_MODS: u32 = bit(UF, "no_mods");
     #[cfg_attr(not(test), allow(dead_code))]
     pub const NO_AUTOENCODE: u32 = bit(UF, "no_autoencode");
 }
