@@ -36,7 +36,13 @@ struct Programs {
 fn programs() -> Option<&'static Programs> {
     static P: OnceLock<Option<Programs>> = OnceLock::new();
     P.get_or_init(|| {
-        let src = common::libpfm4_source()?;
+        // The reference's own programs and vectors: upstream's when it is
+        // the reference, else 4.13's.
+        let src = if common::reference_is_upstream() {
+            common::upstream_source()?
+        } else {
+            common::libpfm4_source()?
+        };
         Some(build(&src))
     })
     .as_ref()
