@@ -5,9 +5,10 @@
 //! - core PMUs: the event number in the event type register
 //!   (`PMEVTYPER<n>_EL0`), with its privilege-level filter bits (exclude
 //!   EL0 bit 31, exclude EL1 bit 30, exclude EL2 bit 27) from `k`, `u`,
-//!   `hv` or the default levels; perf_events gets `PERF_TYPE_RAW` and the
-//!   event number without the filter bits (the kernel sets them from
-//!   `exclude_*`);
+//!   `hv` or the default levels; perf_events gets the event number without
+//!   the filter bits (the kernel sets them from `exclude_*`), for
+//!   `PERF_TYPE_RAW` or, when the PMU names its kernel PMUs (`perf_name`,
+//!   upstream libpfm4's `pfm_perf_find_pmu_type`), the first one published;
 //! - uncore PMUs (ThunderX2, Kunpeng): the event code alone, for the
 //!   kernel PMU named by `perf_name`, whose type is read from sysfs;
 //! - detection from `/proc/cpuinfo`'s implementer and part (see
@@ -20,7 +21,7 @@ use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc, Offer};
 use crate::error::Result;
 use crate::host::{Arch, ArmCpuId, Host};
-use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
+use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::{Os, Plm, PmuKind};
 use crate::tables::{EventDesc, PmuDesc};
 use defs::{MODIFIERS, PMU_EXT};
@@ -95,8 +96,9 @@ impl Engine for Arm {
         Ok(vec![encode(d)])
     }
 
-    /// Core PMUs: a raw event without the filter bits; uncore PMUs: the
-    /// event code for the kernel PMU `perf_name`.
+    /// Core PMUs: the event without the filter bits, for `PERF_TYPE_RAW` or
+    /// the first published kernel PMU of `perf_name`; uncore PMUs: the event
+    /// code for the kernel PMU `perf_name`.
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let code = encode(d);
         if d.pmu.kind() == PmuKind::Uncore {
@@ -111,7 +113,8 @@ impl Engine for Arm {
             reg.set_excl_pl1(0);
             reg.set_excl_usr(0);
             reg.set_excl_hyp(0);
-            attr.type_ = PERF_TYPE_RAW;
+            attr.type_ =
+                super::kernel_type::find_pmu_type(&ctx.host, d.pmu.perf_name(), "its events")?;
             attr.config = reg.0;
         }
         Ok(vec![code])
