@@ -11,8 +11,9 @@
 //!   upstream libpfm4's `pfm_perf_find_pmu_type`), the first one published;
 //! - uncore PMUs (ThunderX2, Kunpeng): the event code alone, for the
 //!   kernel PMU named by `perf_name`, whose type is read from sysfs;
-//! - detection from `/proc/cpuinfo`'s implementer and part (see
-//!   `host::ArmCpuId`), on the architectures whose libpfm4 build has the PMU.
+//! - detection from `/proc/cpuinfo`'s implementers and parts, every kind of
+//!   core of the machine (see `host::ArmCpuId`), on the architectures whose
+//!   libpfm4 build has the PMU.
 
 pub(crate) use pfmlib_defs::arm as defs;
 
@@ -66,17 +67,19 @@ impl Engine for Arm {
     }
 
     /// On an Arm host of an architecture whose libpfm4 build has the PMU,
-    /// when the implementer and part match (libpfm4's `pfm_arm_detect_*`).
+    /// when the implementer and part of one of its kinds of cores match
+    /// (upstream libpfm4's `pfm_arm_detect_*`).
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
-        let Some(cpu) = host.arm else {
-            return false;
-        };
         let arch_ok = match pmu.ext(EXT_ARCH) {
             0 => matches!(host.arch, Arch::Arm | Arch::Aarch64),
             1 => host.arch == Arch::Arm,
             _ => host.arch == Arch::Aarch64,
         };
-        arch_ok && (main_identity(pmu, cpu) || alternate_identity(pmu, cpu))
+        arch_ok
+            && host
+                .arm_cpus
+                .iter()
+                .any(|&cpu| main_identity(pmu, cpu) || alternate_identity(pmu, cpu))
     }
 
     /// With perf_events the privilege levels are the OS layer's (`u k h`),
