@@ -149,6 +149,9 @@ fn cases_arm64() -> Vec<Case> {
         case("Cortex-A72", A, "0x41", "0xd08", &["arm_ac72"]),
         case("Cortex-A55", A, "0x41", "0xd05", &["arm_ac55"]),
         case("Cortex-A76", A, "0x41", "0xd0b", &["arm_ac76"]),
+        case("Cortex-X4", A, "0x41", "0xd82", &["arm_x4"]),
+        case("Neoverse N3", A, "0x41", "0xd8e", &["arm_n3"]),
+        case("Neoverse V3", A, "0x41", "0xd84", &["arm_v3"]),
         big_little(A, &[("0xd05", 4), ("0xd0b", 4)], &["arm_ac55", "arm_ac76"]),
         case(
             "Neoverse N1 part, other implementer",
@@ -209,6 +212,9 @@ fn cases_arm() -> Vec<Case> {
         case("Cortex-A72 in AArch32", A, "0x41", "0xd08", &["arm_ac72"]),
         case("Cortex-A55 in AArch32", A, "0x41", "0xd05", &["arm_ac55"]),
         case("Cortex-A76 in AArch32", A, "0x41", "0xd0b", &["arm_ac76"]),
+        case("Cortex-X4 in AArch32", A, "0x41", "0xd82", &["arm_x4"]),
+        case("Neoverse N3 in AArch32", A, "0x41", "0xd8e", &["arm_n3"]),
+        case("Neoverse V3 in AArch32", A, "0x41", "0xd84", &["arm_v3"]),
         big_little(A, &[("0xc07", 4), ("0xc0f", 2)], &["arm_ac7", "arm_ac15"]),
         with(
             case("Kunpeng in AArch32", A, "0x48", "0xd01", &["arm_kunpeng"]),
