@@ -152,6 +152,14 @@ fn cases_arm64() -> Vec<Case> {
         case("Cortex-X4", A, "0x41", "0xd82", &["arm_x4"]),
         case("Neoverse N3", A, "0x41", "0xd8e", &["arm_n3"]),
         case("Neoverse V3", A, "0x41", "0xd84", &["arm_v3"]),
+        case(
+            "NVIDIA Olympus (Vera)",
+            A,
+            "0x4e",
+            "0x010",
+            &["arm_olympus"],
+        ),
+        case("Olympus part, Arm implementer", A, "0x41", "0x010", &[]),
         big_little(A, &[("0xd05", 4), ("0xd0b", 4)], &["arm_ac55", "arm_ac76"]),
         case(
             "Neoverse N1 part, other implementer",
@@ -215,6 +223,13 @@ fn cases_arm() -> Vec<Case> {
         case("Cortex-X4 in AArch32", A, "0x41", "0xd82", &["arm_x4"]),
         case("Neoverse N3 in AArch32", A, "0x41", "0xd8e", &["arm_n3"]),
         case("Neoverse V3 in AArch32", A, "0x41", "0xd84", &["arm_v3"]),
+        case(
+            "NVIDIA Olympus in AArch32",
+            A,
+            "0x4e",
+            "0x010",
+            &["arm_olympus"],
+        ),
         big_little(A, &[("0xc07", 4), ("0xc0f", 2)], &["arm_ac7", "arm_ac15"]),
         with(
             case("Kunpeng in AArch32", A, "0x48", "0xd01", &["arm_kunpeng"]),
