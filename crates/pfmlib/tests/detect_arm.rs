@@ -160,6 +160,7 @@ fn cases_arm64() -> Vec<Case> {
             &["arm_olympus"],
         ),
         case("Olympus part, Arm implementer", A, "0x41", "0x010", &[]),
+        case("FUJITSU-MONAKA", A, "0x46", "0x003", &["arm_monaka"]),
         big_little(A, &[("0xd05", 4), ("0xd0b", 4)], &["arm_ac55", "arm_ac76"]),
         case(
             "Neoverse N1 part, other implementer",
@@ -236,6 +237,7 @@ fn cases_arm() -> Vec<Case> {
             kunpeng_uncore(),
         ),
         case("A64FX part on arm", A, "0x46", "0x001", &[]),
+        case("MONAKA part on arm", A, "0x46", "0x003", &[]),
         case("Cortex-A5", A, "0x41", "0xc05", &[]),
     ]
 }
