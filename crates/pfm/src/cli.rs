@@ -35,17 +35,28 @@ impl From<OsArg> for pfmlib::Os {
 }
 
 /// One line describing the host for people: the CPU (Arm ones by
-/// implementer and part in hex, as `/proc/cpuinfo` shows them), where the
+/// implementer and part in hex, as `/proc/cpuinfo` shows them, every kind
+/// of core of a big.LITTLE machine), where the
 /// facts come from when it is a recorded host, and whether the kernel
 /// exposes a CPU PMU.
 pub fn host_line(lib: &pfmlib::Library) -> String {
     let h = lib.host();
     let mut cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
     cpu += &match h.arm {
-        Some(a) => format!(
-            " (implementer {:#x}, part {:#x}, architecture {})",
-            a.implementer, a.part, a.architecture
-        ),
+        Some(a) => {
+            let mut ids = format!(
+                " (implementer {:#x}, part {:#x}, architecture {}",
+                a.implementer, a.part, a.architecture
+            );
+            // The other kinds of cores of a big.LITTLE machine.
+            for o in h.arm_cpus.iter().skip(1) {
+                ids += &format!(
+                    "; also implementer {:#x}, part {:#x}",
+                    o.implementer, o.part
+                );
+            }
+            ids + ")"
+        }
         None => format!(" (family {}, model {})", h.family, h.model),
     };
     if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {

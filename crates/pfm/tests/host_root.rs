@@ -30,6 +30,10 @@ fn recorded_arm_servers_show_their_core_pmu() {
         ("A64FX", 0x46, 0x001, "arm_a64fx"),
         ("Kunpeng 920", 0x48, 0xd01, "arm_kunpeng"),
         ("ThunderX2", 0x43, 0x0af, "arm_thunderx2"),
+        ("Neoverse V3", 0x41, 0xd84, "arm_v3"),
+        ("Neoverse N3", 0x41, 0xd8e, "arm_n3"),
+        ("NVIDIA Vera (Olympus)", 0x4e, 0x010, "arm_olympus"),
+        ("FUJITSU-MONAKA", 0x46, 0x003, "arm_monaka"),
     ];
     for (what, imp, part, core) in hosts {
         let dir = arm_host(&arm_cpuinfo(imp, part, "8", 4), &["armv8_pmuv3_0"]);
@@ -168,4 +172,25 @@ fn info_and_check_answer_for_the_recorded_host() {
     let o = pfm(&["info", "CPU_CYCLES", "--host-root", &root]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Name     : arm_n1::CPU_CYCLES"));
+}
+
+#[test]
+fn a_big_little_host_shows_both_kinds_of_cores() {
+    // An RK3588: four Cortex-A55 and four Cortex-A76 cores.
+    let text = arm_cpuinfo(0x41, 0xd05, "8", 4) + &arm_cpuinfo(0x41, 0xd0b, "8", 4);
+    let dir = arm_host(&text, &["armv8_cortex_a55", "armv8_cortex_a76"]);
+    assert_eq!(
+        present(dir.path(), &[]),
+        ["arm_ac55", "arm_ac76", "perf", "perf_raw"]
+    );
+    let root = dir.path().to_string_lossy().into_owned();
+    let o = pfm(&["--host-root", &root, "list", "--pmu", "perf_raw"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o).lines().next().unwrap_or_default().to_string();
+    assert!(
+        line.starts_with(
+            "Host: Arm (implementer 0x41, part 0xd05, architecture 8; also implementer 0x41, part 0xd0b)"
+        ),
+        "{line}"
+    );
 }

@@ -625,6 +625,7 @@ fn vendor(p: &schema::Pmu) -> Result<u32, String> {
         (Some("hisilicon"), _) => Ok(7),
         (Some("appliedmicro"), _) => Ok(8),
         (Some("qualcomm"), _) => Ok(9),
+        (Some("nvidia"), _) => Ok(10),
         (Some(v), _) => Err(format!("unknown vendor {v}")),
     }
 }

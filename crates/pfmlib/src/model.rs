@@ -28,17 +28,20 @@ pub enum Vendor {
     AppliedMicro,
     /// Qualcomm (implementer 0x51).
     Qualcomm,
+    /// NVIDIA (implementer 0x4e): Olympus cores.
+    Nvidia,
     /// Anything else.
     Other,
 }
 
 /// The Arm implementer codes pfmlib knows, with their vendors.
-const ARM_IMPLEMENTERS: [(u32, Vendor); 7] = [
+const ARM_IMPLEMENTERS: [(u32, Vendor); 8] = [
     (0x41, Vendor::Arm),
     (0x42, Vendor::Broadcom),
     (0x43, Vendor::Cavium),
     (0x46, Vendor::Fujitsu),
     (0x48, Vendor::HiSilicon),
+    (0x4e, Vendor::Nvidia),
     (0x50, Vendor::AppliedMicro),
     (0x51, Vendor::Qualcomm),
 ];

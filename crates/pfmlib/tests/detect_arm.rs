@@ -1,7 +1,8 @@
 //! Arm detection with synthetic hosts: `/proc/cpuinfo` files and sysfs
-//! trees of our own making, one for every implementer and part libpfm4 4.13
-//! recognises (and for its neighbours, its quirks, and other machines), on
-//! 64-bit and 32-bit Arm. pfmlib must find exactly the PMUs listed; and
+//! trees of our own making, one for every implementer and part libpfm4
+//! recognises (4.13's and those upstream added, June 2026; and for their
+//! neighbours, machines with two kinds of cores, upstream's quirks, and other
+//! machines), on 64-bit and 32-bit Arm. pfmlib must find exactly the PMUs listed; and
 //! where the Arm oracles are available and this system allows unprivileged
 //! mount namespaces, libpfm4 itself is run on the same files (bind-mounted
 //! over `/proc/cpuinfo` and `/sys/bus/event_source/devices` in a child
@@ -88,6 +89,19 @@ fn case(what: &'static str, arch: Arch, imp: &str, part: &str, present: &[&str])
     }
 }
 
+/// A machine with several kinds of Arm cores (part, how many), in that order.
+fn big_little(arch: Arch, cores: &[(&str, usize)], present: &[&str]) -> Case {
+    Case {
+        what: "big.LITTLE",
+        arch,
+        cpuinfo: cores
+            .iter()
+            .map(|(part, n)| cpuinfo(arch, "0x41", part, *n))
+            .collect(),
+        present: present.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
 fn with(mut c: Case, more: impl IntoIterator<Item = String>) -> Case {
     c.present.extend(more);
     c
@@ -132,7 +146,22 @@ fn cases_arm64() -> Vec<Case> {
         ),
         case("Cortex-A7 part on arm64", A, "0x41", "0xc07", &[]),
         case("Krait part on arm64", A, "0x51", "0x04d", &[]),
-        case("Cortex-A76", A, "0x41", "0xd0b", &[]),
+        case("Cortex-A72", A, "0x41", "0xd08", &["arm_ac72"]),
+        case("Cortex-A55", A, "0x41", "0xd05", &["arm_ac55"]),
+        case("Cortex-A76", A, "0x41", "0xd0b", &["arm_ac76"]),
+        case("Cortex-X4", A, "0x41", "0xd82", &["arm_x4"]),
+        case("Neoverse N3", A, "0x41", "0xd8e", &["arm_n3"]),
+        case("Neoverse V3", A, "0x41", "0xd84", &["arm_v3"]),
+        case(
+            "NVIDIA Olympus (Vera)",
+            A,
+            "0x4e",
+            "0x010",
+            &["arm_olympus"],
+        ),
+        case("Olympus part, Arm implementer", A, "0x41", "0x010", &[]),
+        case("FUJITSU-MONAKA", A, "0x46", "0x003", &["arm_monaka"]),
+        big_little(A, &[("0xd05", 4), ("0xd0b", 4)], &["arm_ac55", "arm_ac76"]),
         case(
             "Neoverse N1 part, other implementer",
             A,
@@ -145,7 +174,8 @@ fn cases_arm64() -> Vec<Case> {
         case("AmpereOne", A, "0xc0", "0xac3", &[]),
         case("Apple M1", A, "0x61", "0x022", &[]),
         case("upper-case hex", A, "0X41", "0XD0C", &["arm_n1"]),
-        case("no 0x prefix", A, "41", "d40", &["arm_v1"]),
+        // strtoul(.., 0): "41" is decimal, "d40" no number at all.
+        case("no 0x prefix", A, "41", "d40", &[]),
     ]
 }
 
@@ -167,8 +197,9 @@ fn cases_arm() -> Vec<Case> {
             &["arm_1176"],
         ),
         case("Krait, first part", A, "0x51", "0x040", &["qcom_krait"]),
-        case("Krait 400", A, "0x51", "0x06f", &["qcom_krait"]),
-        case("Krait, last part", A, "0x51", "0x07f", &["qcom_krait"]),
+        // Upstream looks for part 0x040 exactly (4.13 took 0x040-0x07f).
+        case("Krait 400", A, "0x51", "0x06f", &[]),
+        case("Krait, last part", A, "0x51", "0x07f", &[]),
         case("Scorpion", A, "0x51", "0x02d", &[]),
         case("Qualcomm part 0x080", A, "0x51", "0x080", &[]),
         case("Krait part, Arm implementer", A, "0x41", "0x06f", &[]),
@@ -187,16 +218,31 @@ fn cases_arm() -> Vec<Case> {
         ),
         case("Neoverse N1 in AArch32", A, "0x41", "0xd0c", &["arm_n1"]),
         case("Neoverse V2 in AArch32", A, "0x41", "0xd4f", &["arm_v2"]),
+        case("Cortex-A72 in AArch32", A, "0x41", "0xd08", &["arm_ac72"]),
+        case("Cortex-A55 in AArch32", A, "0x41", "0xd05", &["arm_ac55"]),
+        case("Cortex-A76 in AArch32", A, "0x41", "0xd0b", &["arm_ac76"]),
+        case("Cortex-X4 in AArch32", A, "0x41", "0xd82", &["arm_x4"]),
+        case("Neoverse N3 in AArch32", A, "0x41", "0xd8e", &["arm_n3"]),
+        case("Neoverse V3 in AArch32", A, "0x41", "0xd84", &["arm_v3"]),
+        case(
+            "NVIDIA Olympus in AArch32",
+            A,
+            "0x4e",
+            "0x010",
+            &["arm_olympus"],
+        ),
+        big_little(A, &[("0xc07", 4), ("0xc0f", 2)], &["arm_ac7", "arm_ac15"]),
         with(
             case("Kunpeng in AArch32", A, "0x48", "0xd01", &["arm_kunpeng"]),
             kunpeng_uncore(),
         ),
         case("A64FX part on arm", A, "0x46", "0x001", &[]),
+        case("MONAKA part on arm", A, "0x46", "0x003", &[]),
         case("Cortex-A5", A, "0x41", "0xc05", &[]),
     ]
 }
 
-/// libpfm4's `/proc/cpuinfo` reading, quirks included.
+/// Upstream libpfm4's `/proc/cpuinfo` reading, quirks included.
 fn quirk_cases() -> Vec<Case> {
     let n1 = |what, text: &str, present: &[&str]| Case {
         what,
@@ -205,11 +251,17 @@ fn quirk_cases() -> Vec<Case> {
         present: present.iter().map(|s| s.to_string()).collect(),
     };
     vec![
-        // No "CPU part": the value of the last line read stands in for it.
+        // No "CPU part": no identity is complete.
         n1(
-            "missing part, last value 0xd0c",
+            "missing part",
             "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0xd0c\n\n",
-            &["arm_n1"],
+            &[],
+        ),
+        // The identity is recorded only when a line follows its third value.
+        n1(
+            "nothing after the part",
+            "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd0c\n",
+            &[],
         ),
         // The last line has no newline: it is never read.
         n1(
@@ -217,13 +269,13 @@ fn quirk_cases() -> Vec<Case> {
             "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU revision\t: 1\nCPU part\t: 0xd0c",
             &[],
         ),
-        // A line without a colon ends the search: not detected at all.
+        // A line without a colon is skipped.
         n1(
             "a line without a colon",
-            "CPU implementer\t: 0x41\nno colon here\nCPU part\t: 0xd0c\nCPU architecture: 8\n",
-            &[],
+            "CPU implementer\t: 0x41\nno colon here\nCPU part\t: 0xd0c\nCPU architecture: 8\n\n",
+            &["arm_n1"],
         ),
-        // Keys match by prefix; the first match wins.
+        // Keys match by prefix; every third value read completes an identity.
         n1(
             "keys match by prefix",
             "CPU implementer (main)\t: 0x41\nCPU part number\t: 0xd40\nCPU architecture: 8\nCPU part\t: 0xd0c\n",
@@ -300,6 +352,15 @@ fn the_host_names_the_cpu() {
     // ... and one libpfm4 cannot read leaves none.
     let h = h.with_file("/proc/cpuinfo", "no colon\n");
     assert_eq!((h.vendor, h.model, h.arm), (Vendor::Other, 0, None));
+    // Two kinds of cores: both recorded, the first names the host.
+    let two = [
+        cpuinfo(Arch::Aarch64, "0x41", "0xd05", 2),
+        cpuinfo(Arch::Aarch64, "0x41", "0xd0b", 2),
+    ]
+    .concat();
+    let h = Host::from_cpuinfo(Arch::Aarch64, &two);
+    let parts: Vec<i32> = h.arm_cpus.iter().map(|a| a.part).collect();
+    assert_eq!((h.model, parts), (0xd05, vec![0xd05, 0xd0b]));
 }
 
 /// A recorded machine: `/proc` and `/sys` under a directory of ours.
@@ -318,6 +379,12 @@ impl Tree {
         write("proc/sys/kernel/perf_event_paranoid", "2\n");
         for (pmu, ty) in pmus {
             write(&format!("sys/bus/event_source/devices/{pmu}/type"), ty);
+            // Upstream libpfm4 knows only the PMUs that have this file (and
+            // crashes on one whose type is not a number: none for those).
+            if ty.trim().parse::<i32>().is_ok() {
+                let mux = format!("sys/bus/event_source/devices/{pmu}/perf_event_mux_interval_ms");
+                write(&mux, "4\n");
+            }
         }
         Tree(root)
     }

@@ -53,9 +53,12 @@ pub struct Host {
     /// CPUID leaf 0xA, on Intel CPUs that have it.
     pub arch_perfmon: Option<ArchPerfmon>,
     /// On Arm hosts: implementer, part and architecture from
-    /// `/proc/cpuinfo`, read as libpfm4 reads them (`None`: not an Arm host,
-    /// or libpfm4 would find them missing).
+    /// `/proc/cpuinfo`, read as libpfm4 reads them: the first kind of core
+    /// (`None`: not an Arm host, or libpfm4 would record none).
     pub arm: Option<ArmCpuId>,
+    /// On Arm hosts: every kind of core libpfm4 records (big.LITTLE
+    /// machines have two or more); each one's PMU is detected.
+    pub arm_cpus: Vec<ArmCpuId>,
     /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
     /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
     /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
@@ -164,6 +167,7 @@ impl Host {
             brand: None,
             arch_perfmon: None,
             arm: None,
+            arm_cpus: Vec::new(),
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
@@ -247,7 +251,10 @@ impl Host {
             return;
         }
         let text = self.facts.read(CPUINFO);
-        self.arm = text.and_then(|t| ArmCpuId::from_cpuinfo(t.as_bytes(), self.arch));
+        self.arm_cpus = text
+            .map(|t| ArmCpuId::all_from_cpuinfo(t.as_bytes(), self.arch))
+            .unwrap_or_default();
+        self.arm = self.arm_cpus.first().copied();
         let (vendor, family, model) = match self.arm {
             Some(a) => (
                 Vendor::from_arm_implementer(a.implementer as u32),

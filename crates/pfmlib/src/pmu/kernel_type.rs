@@ -66,6 +66,39 @@ pub(crate) fn perf_type(ctx: &Ctx, name: &str, whose: &str) -> Result<u32> {
     Ok(v as u32)
 }
 
+/// libpfm4's `pfm_perf_find_pmu_type` (upstream, for the core PMUs of
+/// hybrid machines): a PMU without `perf_name` counts through
+/// `PERF_TYPE_RAW` (the core the event is opened on); otherwise `perf_name`
+/// is a comma-separated list of kernel PMU names, and the first one the
+/// kernel publishes gives the type. libpfm4 looks only at the PMUs of its
+/// sysfs cache: directories of `/sys/bus/event_source/devices` holding a
+/// `perf_event_mux_interval_ms` file and a `type` with a number, on a kernel
+/// with perf_events. None of the names there: not supported.
+pub(crate) fn find_pmu_type(host: &Host, perf_name: Option<&str>, whose: &str) -> Result<u32> {
+    let Some(list) = perf_name else {
+        return Ok(crate::kernel::PERF_TYPE_RAW);
+    };
+    let published = |n: &str| {
+        if !host.perf_events || n.is_empty() || n.starts_with('.') {
+            return None;
+        }
+        let mux = format!("{EVENT_SOURCES}/{n}/perf_event_mux_interval_ms");
+        if !host.file_exists(&mux) {
+            return None;
+        }
+        kernel_pmu_type(host, n)
+    };
+    list.split(',')
+        .find_map(published)
+        .map(|t| t as u32)
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotSupported,
+                format!("the kernel publishes none of the perf_events PMUs {list:?} under {EVENT_SOURCES}: {whose} cannot be encoded for perf_events here"),
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +126,50 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(scan_int(text), want, "{text:?}");
         }
+    }
+
+    /// A host with perf_events and these kernel PMUs: (name, type, with a
+    /// multiplexing-interval file).
+    fn host_with(pmus: &[(&str, &str, bool)]) -> Host {
+        let mut h = Host::none();
+        h.perf_events = true;
+        for (n, ty, mux) in pmus {
+            h = h.with_file(&format!("{EVENT_SOURCES}/{n}/type"), ty);
+            if *mux {
+                let f = format!("{EVENT_SOURCES}/{n}/perf_event_mux_interval_ms");
+                h = h.with_file(&f, "4\n");
+            }
+        }
+        h
+    }
+
+    /// Upstream's `pfm_perf_find_pmu_type`: RAW without a name, the first
+    /// published name of the list, not supported when none is published.
+    #[test]
+    fn find_pmu_type_is_upstreams() {
+        let list = Some("armv8_cortex_a57,armv8_pmuv3_0,armv8_pmuv3");
+        let ty = |h: &Host| find_pmu_type(h, list, "x").map_err(|e| e.kind());
+        let raw = find_pmu_type(&host_with(&[]), None, "x").ok();
+        assert_eq!(raw, Some(crate::kernel::PERF_TYPE_RAW));
+        assert_eq!(ty(&host_with(&[])), Err(ErrorKind::NotSupported));
+        let both = [
+            ("armv8_cortex_a57", "9\n", true),
+            ("armv8_pmuv3_0", "10\n", true),
+        ];
+        assert_eq!(ty(&host_with(&both)), Ok(9));
+        // Without its multiplexing file libpfm4 does not know the first one.
+        let first_bare = [
+            ("armv8_cortex_a57", "9\n", false),
+            ("armv8_pmuv3_0", " 10", true),
+        ];
+        assert_eq!(ty(&host_with(&first_bare)), Ok(10));
+        let junk = [
+            ("armv8_cortex_a57", "junk\n", true),
+            ("armv8_pmuv3", "11\n", true),
+        ];
+        assert_eq!(ty(&host_with(&junk)), Ok(11));
+        let mut no_perf = host_with(&both);
+        no_perf.perf_events = false;
+        assert_eq!(ty(&no_perf), Err(ErrorKind::NotSupported));
     }
 }

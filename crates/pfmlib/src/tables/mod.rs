@@ -359,6 +359,7 @@ impl PmuDesc {
             7 => Some(Vendor::HiSilicon),
             8 => Some(Vendor::AppliedMicro),
             9 => Some(Vendor::Qualcomm),
+            10 => Some(Vendor::Nvidia),
             _ => None,
         }
     }

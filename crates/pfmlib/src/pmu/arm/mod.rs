@@ -5,13 +5,15 @@
 //! - core PMUs: the event number in the event type register
 //!   (`PMEVTYPER<n>_EL0`), with its privilege-level filter bits (exclude
 //!   EL0 bit 31, exclude EL1 bit 30, exclude EL2 bit 27) from `k`, `u`,
-//!   `hv` or the default levels; perf_events gets `PERF_TYPE_RAW` and the
-//!   event number without the filter bits (the kernel sets them from
-//!   `exclude_*`);
+//!   `hv` or the default levels; perf_events gets the event number without
+//!   the filter bits (the kernel sets them from `exclude_*`), for
+//!   `PERF_TYPE_RAW` or, when the PMU names its kernel PMUs (`perf_name`,
+//!   upstream libpfm4's `pfm_perf_find_pmu_type`), the first one published;
 //! - uncore PMUs (ThunderX2, Kunpeng): the event code alone, for the
 //!   kernel PMU named by `perf_name`, whose type is read from sysfs;
-//! - detection from `/proc/cpuinfo`'s implementer and part (see
-//!   `host::ArmCpuId`), on the architectures whose libpfm4 build has the PMU.
+//! - detection from `/proc/cpuinfo`'s implementers and parts, every kind of
+//!   core of the machine (see `host::ArmCpuId`), on the architectures whose
+//!   libpfm4 build has the PMU.
 
 pub(crate) use pfmlib_defs::arm as defs;
 
@@ -20,7 +22,7 @@ use crate::ctx::Ctx;
 use crate::desc::{AttrRef, Desc, Offer};
 use crate::error::Result;
 use crate::host::{Arch, ArmCpuId, Host};
-use crate::kernel::{perf_attr as pa, PerfAttr, PERF_TYPE_RAW};
+use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::{Os, Plm, PmuKind};
 use crate::tables::{EventDesc, PmuDesc};
 use defs::{MODIFIERS, PMU_EXT};
@@ -65,17 +67,19 @@ impl Engine for Arm {
     }
 
     /// On an Arm host of an architecture whose libpfm4 build has the PMU,
-    /// when the implementer and part match (libpfm4's `pfm_arm_detect_*`).
+    /// when the implementer and part of one of its kinds of cores match
+    /// (upstream libpfm4's `pfm_arm_detect_*`).
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
-        let Some(cpu) = host.arm else {
-            return false;
-        };
         let arch_ok = match pmu.ext(EXT_ARCH) {
             0 => matches!(host.arch, Arch::Arm | Arch::Aarch64),
             1 => host.arch == Arch::Arm,
             _ => host.arch == Arch::Aarch64,
         };
-        arch_ok && (main_identity(pmu, cpu) || alternate_identity(pmu, cpu))
+        arch_ok
+            && host
+                .arm_cpus
+                .iter()
+                .any(|&cpu| main_identity(pmu, cpu) || alternate_identity(pmu, cpu))
     }
 
     /// With perf_events the privilege levels are the OS layer's (`u k h`),
@@ -95,8 +99,9 @@ impl Engine for Arm {
         Ok(vec![encode(d)])
     }
 
-    /// Core PMUs: a raw event without the filter bits; uncore PMUs: the
-    /// event code for the kernel PMU `perf_name`.
+    /// Core PMUs: the event without the filter bits, for `PERF_TYPE_RAW` or
+    /// the first published kernel PMU of `perf_name`; uncore PMUs: the event
+    /// code for the kernel PMU `perf_name`.
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let code = encode(d);
         if d.pmu.kind() == PmuKind::Uncore {
@@ -111,7 +116,8 @@ impl Engine for Arm {
             reg.set_excl_pl1(0);
             reg.set_excl_usr(0);
             reg.set_excl_hyp(0);
-            attr.type_ = PERF_TYPE_RAW;
+            attr.type_ =
+                super::kernel_type::find_pmu_type(&ctx.host, d.pmu.perf_name(), "its events")?;
             attr.config = reg.0;
         }
         Ok(vec![code])
