@@ -116,10 +116,13 @@ fn run_both(p: &Programs, name: &str, args: &[&str], env: &[(&str, &str)]) -> (S
     (ours, theirs)
 }
 
-/// PMUs pfmlib has (by name).
+/// PMUs pfmlib has (by name) with ids below libpfm4 4.13's `PFM_PMU_MAX`
+/// (517), the ids a program built with 4.13's header walks; those added
+/// upstream since are numbered above it.
 fn pfmlib_pmus() -> BTreeSet<String> {
     pfmlib::Library::with_host(pfmlib::Host::none())
         .pmus()
+        .filter(|p| p.info().id < 517)
         .map(|p| p.name().to_string())
         .collect()
 }
