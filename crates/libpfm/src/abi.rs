@@ -36,8 +36,9 @@ pub const PFM_ERR_TOOSMALL: c_int = -12;
 /// `LIBPFM_VERSION`: major 4, minor 0 (what libpfm4 4.13 reports).
 pub const LIBPFM_VERSION: c_int = 4 << 16;
 
-/// `PFM_PMU_MAX` of libpfm4 4.13: PMU ids below it are libpfm4's.
-pub const PFM_PMU_MAX: u32 = 517;
+/// `PFM_PMU_MAX` of libpfm4 upstream (June 2026; 517 in 4.13): PMU ids
+/// below it are libpfm4's.
+pub const PFM_PMU_MAX: u32 = 700;
 /// Largest PMU id the event-index scheme can carry (`0x3ff`): pfmlib
 /// numbers the PMUs libpfm4 4.13 lacks above [`PFM_PMU_MAX`], below this.
 pub const PMU_ID_LIMIT: u32 = 1 << 10;
@@ -285,12 +286,12 @@ const _: () = {
     assert!(std::mem::size_of::<PerfEncodeArg>() == PFM_PERF_ENCODE_ABI0);
 };
 
-/// `pfm_strerror`'s messages, by `-code` (our words, libpfm4's meanings).
+/// `pfm_strerror`'s messages, by `-code`: libpfm4's texts, which callers may compare.
 pub const ERROR_STRINGS: [&std::ffi::CStr; 13] = [
     c"success",
     c"not supported",
     c"invalid parameters",
-    c"library not initialized",
+    c"pfmlib not initialized",
     c"event not found",
     c"invalid combination of model specific features",
     c"invalid or missing unit mask",

@@ -120,12 +120,16 @@ pub(crate) fn perf(
     Ok((enc, cpu))
 }
 
+/// Longest fully-qualified string libpfm4 builds after the `pmu::` prefix
+/// (its 256-byte buffer, NUL included): every piece appended past it is cut.
+const FSTR_BODY_MAX: usize = 255;
+
 /// libpfm4 writes the perf_events part of the fully-qualified string from
 /// the structure it returns, so a value the caller had set beforehand (a
 /// sampling period, `precise_ip`, `exclusive`) shows in it; pfmlib's
 /// string shows its own values. When they differ, the perf_events
 /// settings at the end of the string are written again from the merged
-/// structure.
+/// structure, and the whole cut at libpfm4's length.
 fn show_merged_values(st: &State, enc: &mut Encoding, os: Os, attr: &AttrBytes) {
     let Some(p) = enc.perf else { return };
     let same = attr.precise_ip() == u64::from(p.precise_ip)
@@ -143,66 +147,106 @@ fn show_merged_values(st: &State, enc: &mut Encoding, os: Os, attr: &AttrBytes) 
         .filter(|a| a.ctrl == AttrCtrl::PerfEvent)
         .map(|a| a.name)
         .collect();
-    if let Some(f) = rewrite_perf_settings(&enc.fstr, &names, p.sample_period, attr) {
+    let ours = Shown::of(&p);
+    let merged = Shown {
+        period: attr.sample_period(),
+        precise: attr.precise_ip(),
+        excl: attr.exclusive(),
+        ..ours
+    };
+    if let Some(f) = rewrite_perf_settings(&enc.fstr, &names, &ours, &merged) {
         enc.fstr = f;
     }
 }
 
-/// Is perf_events attribute `name` shown in a fully-qualified string,
-/// given the sampling period?
-fn shown(name: &str, period: u64) -> bool {
-    match name {
-        "period" | "freq" => period != 0,
-        "cpu" | "pinned" => false,
-        _ => true,
+/// The values a fully-qualified string shows for the perf_events
+/// attributes.
+#[derive(Debug, Clone, Copy)]
+struct Shown {
+    levels: [bool; 5],
+    period: u64,
+    precise: u64,
+    excl: bool,
+}
+
+impl Shown {
+    /// What pfmlib's own encoding shows.
+    fn of(p: &pfmlib::PerfAttr) -> Shown {
+        Shown {
+            levels: [
+                !p.exclude_user,
+                !p.exclude_kernel,
+                !p.exclude_hv,
+                !p.exclude_guest,
+                !p.exclude_host,
+            ],
+            period: p.sample_period,
+            precise: u64::from(p.precise_ip),
+            excl: p.exclusive,
+        }
+    }
+
+    /// The value attribute `name` shows (`None`: not shown).
+    fn value(&self, name: &str) -> Option<String> {
+        let flag = |b: bool| Some(u8::from(b).to_string());
+        match name {
+            "u" => flag(self.levels[0]),
+            "k" => flag(self.levels[1]),
+            "h" => flag(self.levels[2]),
+            "mg" => flag(self.levels[3]),
+            "mh" => flag(self.levels[4]),
+            "period" | "freq" => (self.period != 0).then(|| self.period.to_string()),
+            "precise" | "hw_smpl" => Some(self.precise.to_string()),
+            "excl" => flag(self.excl),
+            _ => None,
+        }
+    }
+
+    /// The `:name=value` settings of `names` (the event's perf_events
+    /// attributes, in order) as a string shows them.
+    fn tail(&self, names: &[&str]) -> String {
+        let mut t = String::new();
+        for name in names {
+            if let Some(v) = self.value(name) {
+                t.push(':');
+                t.push_str(name);
+                t.push('=');
+                t.push_str(&v);
+            }
+        }
+        t
     }
 }
 
-/// `fstr` with its trailing perf_events settings (`names`, the event's
-/// perf_events attributes in order, as shown for sampling period `period`)
-/// written from `attr`; `None` if the string does not end as expected.
+/// `fstr` (pfmlib's, showing `ours` and cut at libpfm4's length) with its
+/// perf_events settings shown from `merged`, cut again as libpfm4 cuts
+/// it; `None` if the string does not end as expected.
 fn rewrite_perf_settings(
     fstr: &str,
     names: &[&str],
-    period: u64,
-    attr: &AttrBytes,
+    ours: &Shown,
+    merged: &Shown,
 ) -> Option<String> {
-    let n = names.iter().filter(|n| shown(n, period)).count();
-    let mut parts: Vec<&str> = fstr.rsplitn(n + 1, ':').collect();
-    if parts.len() != n + 1 {
-        return None;
+    let body_at = fstr.find("::").map_or(0, |i| i + 2);
+    let body = &fstr[body_at..];
+    let tail = ours.tail(names);
+    // The settings begin where the rest of the string is (the start of)
+    // pfmlib's own tail: all of it, unless the string was cut.
+    let cut = body.len() >= FSTR_BODY_MAX;
+    let head_len = (0..=body.len())
+        .filter(|&i| body.is_char_boundary(i))
+        .find(|&i| {
+            let rest = &body[i..];
+            rest.starts_with(':') && tail.starts_with(rest) && (cut || rest == tail)
+        })?;
+    let mut out = String::with_capacity(fstr.len() + 32);
+    out.push_str(&fstr[..body_at + head_len]);
+    out.push_str(&merged.tail(names));
+    let mut end = (body_at + FSTR_BODY_MAX).min(out.len());
+    while !out.is_char_boundary(end) {
+        end -= 1;
     }
-    let head = parts.pop()?;
-    parts.reverse();
-    let mut old = parts.iter();
-    let mut out = String::from(head);
-    for name in names {
-        let prev = if shown(name, period) {
-            let tok = old.next()?;
-            let (k, v) = tok.split_once('=')?;
-            if k != *name {
-                return None;
-            }
-            Some(v)
-        } else {
-            None
-        };
-        let value = match *name {
-            "period" | "freq" => {
-                (attr.sample_period() != 0).then(|| attr.sample_period().to_string())
-            }
-            "precise" | "hw_smpl" => Some(attr.precise_ip().to_string()),
-            "excl" => Some(u8::from(attr.exclusive()).to_string()),
-            "cpu" | "pinned" => None,
-            _ => prev.map(str::to_string),
-        };
-        if let Some(v) = value {
-            out.push(':');
-            out.push_str(name);
-            out.push('=');
-            out.push_str(&v);
-        }
-    }
+    out.truncate(end);
     Some(out)
 }
 
@@ -229,20 +273,53 @@ mod tests {
         ];
         let fstr =
             "nhm::X:k=1:u=1:e=0:i=0:c=0:t=0:u=1:k=1:h=0:precise=0:excl=0:mg=0:mh=1:hw_smpl=0";
-        let mut a = AttrBytes::default();
-        let p = pfmlib::PerfAttr::default()
-            .precise_ip(2)
-            .sample_period(1000)
-            .exclusive(true);
-        let mut set = pfmlib::PerfSettings::default();
-        set.period = true;
-        set.precise = true;
-        set.excl = true;
-        a.apply(&p, set).unwrap();
+        let ours = Shown {
+            levels: [true, true, false, false, true],
+            period: 0,
+            precise: 0,
+            excl: false,
+        };
+        let merged = Shown {
+            period: 1000,
+            precise: 2,
+            excl: true,
+            ..ours
+        };
         assert_eq!(
-            rewrite_perf_settings(fstr, &names, 0, &a).unwrap(),
+            rewrite_perf_settings(fstr, &names, &ours, &merged).unwrap(),
             "nhm::X:k=1:u=1:e=0:i=0:c=0:t=0:u=1:k=1:h=0:period=1000:freq=1000:precise=2:excl=1:mg=0:mh=1:hw_smpl=2"
         );
-        assert_eq!(rewrite_perf_settings("nhm::X:k=1", &names, 0, &a), None);
+        assert_eq!(
+            rewrite_perf_settings("nhm::X:k=1", &names, &ours, &merged),
+            None
+        );
+    }
+
+    #[test]
+    fn merged_values_are_cut_at_libpfm4s_length() {
+        let names = ["u", "k", "period", "freq", "excl", "mg", "mh"];
+        let ours = Shown {
+            levels: [true, true, false, false, true],
+            period: 0,
+            precise: 0,
+            excl: false,
+        };
+        let merged = Shown {
+            period: u64::from(u32::MAX),
+            ..ours
+        };
+        let head = format!("X{}", ":A".repeat(110)); // 221 bytes
+                                                     // Not cut by pfmlib, cut once the period shows.
+        let fstr = format!("p::{head}:u=1:k=1:excl=0:mg=0:mh=1");
+        let want = format!("p::{head}:u=1:k=1:period=4294967295:freq=4294967295:excl=0:mg=0:mh=1");
+        let got = rewrite_perf_settings(&fstr, &names, &ours, &merged).unwrap();
+        assert_eq!(got, want[..3 + FSTR_BODY_MAX]);
+        // Already cut by pfmlib: the head is found before the cut tail.
+        let long_head = format!("X{}", ":A".repeat(120)); // 241 bytes
+        let full = format!("{long_head}:u=1:k=1:excl=0:mg=0:mh=1");
+        let fstr = format!("p::{}", &full[..FSTR_BODY_MAX]);
+        let want = format!("p::{long_head}:u=1:k=1:period=4294967295");
+        let got = rewrite_perf_settings(&fstr, &names, &ours, &merged).unwrap();
+        assert_eq!(got, want[..3 + FSTR_BODY_MAX]);
     }
 }

@@ -110,11 +110,21 @@ pub(crate) fn initialize() -> c_int {
         return PFM_SUCCESS;
     }
     let log = Log::from_env();
-    let options = Options::libpfm4_env();
+    let options = Options::libpfm4_env().host_build_only(!all_architectures());
     let lib = Library::new(Host::detect(), options);
     announce(&lib, &log);
     *guard = Some(State::new(lib, log));
     PFM_SUCCESS
+}
+
+/// The variable that opts in to every table pfmlib has, other
+/// architectures' (IA-64 included) with them, where libpfm4's build for the
+/// host's architecture has only its own: `PFMLIB_ALL_ARCHITECTURES=1`.
+pub(crate) const ALL_ARCHITECTURES: &str = "PFMLIB_ALL_ARCHITECTURES";
+
+/// Is [`ALL_ARCHITECTURES`] set to something other than `0` or nothing?
+fn all_architectures() -> bool {
+    std::env::var_os(ALL_ARCHITECTURES).is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// `pfm_terminate`: forgets everything; `pfm_initialize` may start again

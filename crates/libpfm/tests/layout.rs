@@ -349,7 +349,7 @@ fn structures_match_the_headers_byte_for_byte() {
 /// constants: the same program prints the same lines with either.
 #[test]
 fn headers_agree_with_libpfm4s() {
-    let Some(src) = common::libpfm4_source() else {
+    let Some(src) = common::upstream_source() else {
         return;
     };
     let (ours, _) = layout(&common::include_dir(), "layout-ours-2");
@@ -374,7 +374,7 @@ fn pmu_numbers_are_libpfm4s() {
         }
     }
     assert_eq!(n, abi::PFM_PMU_MAX as usize + 1);
-    let Some(src) = common::libpfm4_source() else {
+    let Some(src) = common::upstream_source() else {
         return;
     };
     // Compile a program printing each name's value against both headers.
@@ -413,7 +413,7 @@ fn pmu_numbers_are_libpfm4s() {
 /// unless `PFMLIB_REQUIRE_M32=1`.
 #[test]
 fn headers_agree_with_libpfm4s_on_i386() {
-    let Some(src) = common::libpfm4_source() else {
+    let Some(src) = common::upstream_source() else {
         return;
     };
     let required = std::env::var("PFMLIB_REQUIRE_M32").is_ok_and(|v| v == "1");

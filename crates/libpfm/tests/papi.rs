@@ -24,10 +24,10 @@ fn run(tool: &str, args: &[&str], ours: bool) -> Option<Output> {
     }
     if ours {
         cmd.env("LD_LIBRARY_PATH", common::our_lib_dir());
-    } else {
-        cmd.env_remove("LD_LIBRARY_PATH");
+        return cmd.output().ok();
     }
-    cmd.output().ok()
+    // The reference: upstream's build when named, else the installed one.
+    Some(common::run_system(&mut cmd))
 }
 
 /// The names papi_native_avail prints: event lines (`| NAME  |`), unit

@@ -10,10 +10,17 @@ const EXIT_BROKEN_PIPE: u8 = 128 + 13;
 pub const EXIT_OUTPUT_FAILED: u8 = 1;
 
 /// Is standard output open? A program started with it closed (`>&-`) finds
-/// it reopened on `/dev/null` for reading and writing by Rust's start-up
-/// code, so writes would vanish without an error; a shell's `>/dev/null`
-/// opens it write-only. Where `/proc` cannot tell, it is taken as open.
+/// it reopened on `/dev/null` by Rust's start-up code, so writes would
+/// vanish without an error: pfmlib-perf notes, before that code runs,
+/// whether it was open. A `/dev/null` given on purpose, write-only (a
+/// shell's `>/dev/null`) or for reading and writing (`1<>/dev/null`,
+/// Python's `subprocess.DEVNULL`, `daemon(3)`, systemd's
+/// `StandardOutput=null`), is open. Where the note is missing, `/proc`
+/// decides as before: `/dev/null` for reading and writing counts as closed.
 pub fn stdout_is_open() -> bool {
+    if let Some(open) = pfmlib_perf::stdout_open_at_start() {
+        return open;
+    }
     let target = std::fs::read_link("/proc/self/fd/1");
     let flags = std::fs::read_to_string("/proc/self/fdinfo/1");
     let (Ok(target), Ok(flags)) = (target, flags) else {

@@ -63,8 +63,11 @@ fn a_full_standard_output_is_reported() {
 fn a_closed_standard_output_is_reported() {
     assert_eq!(sh("$PFM list >&- 2>/dev/null; echo $?"), "1");
     assert_eq!(sh("$PFM --version >&- 2>/dev/null; echo $?"), "1");
-    // Standard output sent to /dev/null on purpose is fine.
+    // Standard output sent to /dev/null on purpose is fine, write-only or
+    // for reading and writing (Python's DEVNULL, daemon(3), systemd).
     assert_eq!(sh("$PFM list >/dev/null; echo $?"), "0");
+    assert_eq!(sh("$PFM check perf::cycles 1<>/dev/null; echo $?"), "0");
+    assert_eq!(sh("$PFM --version 1<>/dev/null; echo $?"), "0");
 }
 
 #[test]
@@ -151,4 +154,88 @@ fn a_hostile_host_root_neither_hangs_nor_fills_the_memory() {
          timeout 60 "$PFM" --host-root $d list >/dev/null 2>&1; echo "x86=$?"); rm -rf $d"#,
     );
     assert_eq!(out, "arm=0\nx86=0", "{out}");
+}
+
+/// `check --input -` answers each line as it comes (as `counters -f -`
+/// does), not at the end of the input: a program that writes one event
+/// string and waits for its answer gets it.
+#[test]
+fn check_input_from_a_pipe_answers_line_by_line() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = pfm()
+        .args(["check", "--json", "--input", "-", "--os", "none"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = std::time::Duration::from_secs(30);
+    for ev in ["perf::cycles", "no::such", "perf::instructions"] {
+        writeln!(stdin, "{ev}").unwrap();
+        stdin.flush().unwrap();
+        // The answer arrives while the input is still open.
+        let answer = rx.recv_timeout(wait).expect("an answer before more input");
+        assert!(answer.contains(ev), "{ev}: {answer}");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
+
+/// With descriptors exhausted, a tracepoint glob is not "not found": the
+/// limit is named (perf says too many open files).
+#[test]
+fn exhausted_descriptors_are_named_for_tracepoints() {
+    if std::fs::read_dir("/sys/kernel/tracing/events/sched").is_err() {
+        eprintln!("SKIPPED: tracefs is not readable here");
+        return;
+    }
+    let out = sh("ulimit -n 24; $PFM stat -e 'sched:*' -- true 2>&1; echo rc=$?");
+    assert!(out.contains("too many open files"), "{out}");
+    assert!(!out.contains("not found") && !out.contains("rc=0"), "{out}");
+}
+
+/// As root, an unmounted tracefs is mounted when a tracepoint is asked
+/// for, as perf does (the test unmounts it first where it may, and leaves
+/// it mounted).
+#[test]
+fn tracefs_is_mounted_when_needed() {
+    let root = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    let mounted = || std::path::Path::new("/sys/kernel/tracing/events").exists();
+    if !root || !std::path::Path::new("/sys/kernel/tracing").is_dir() {
+        eprintln!("SKIPPED: needs root and /sys/kernel/tracing");
+        return;
+    }
+    if mounted() && sh("umount /sys/kernel/tracing 2>/dev/null; echo $?") != "0" {
+        eprintln!("SKIPPED: tracefs cannot be unmounted here (busy or not allowed)");
+        return;
+    }
+    let out = sh("$PFM stat -e sched:sched_switch -- true 2>&1; echo rc=$?");
+    assert!(mounted(), "tracefs not mounted: {out}");
+    assert!(!out.contains("not mounted"), "{out}");
+}
+
+/// A CPU number past the kernel's `int` is named as given, never clamped.
+#[test]
+fn huge_cpu_numbers_are_named_as_given() {
+    let out = sh("$PFM counters --cpu 2147483648 setup 0 task-clock 2>&1; echo rc=$?");
+    assert!(out.contains("CPU 2147483648 "), "{out}");
+    assert!(
+        !out.contains("2147483647") && !out.contains("rc=0"),
+        "{out}"
+    );
+    let out = sh("$PFM stat -C 4294967295 -e task-clock -- true 2>&1; echo rc=$?");
+    assert!(out.contains("4294967295") && !out.contains("rc=0"), "{out}");
 }

@@ -1,5 +1,6 @@
 //! Vocabulary of the AMD64 family (PERF_CTL layout): the core PMUs from K7
-//! to Zen 4, the family 15h northbridge and the Zen 3 L3 cache PMU.
+//! to Zen 6, the family 15h northbridge and the Zen 3, Zen 5 and Zen 6 L3
+//! cache PMUs.
 
 use crate::vocab::{ExtField, ExtKind, FamilyDefs, ModDef, ModKind};
 
@@ -39,6 +40,8 @@ pub const REVISIONS: &[&str] = &[
     "amd64_fam17h_zen2",
     "amd64_fam19h_zen3",
     "amd64_fam19h_zen4",
+    "amd64_fam1ah_zen5",
+    "amd64_fam1ah_zen6",
 ];
 
 /// Extra PMU keys: `revision`, the processor revision (one of

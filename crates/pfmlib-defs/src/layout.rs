@@ -50,6 +50,15 @@ pub mod pmu {
     pub const RANK: usize = 42;
     /// Model-specific dispatcher (u8): 0 none, 1 Nehalem, 2 IA-64.
     pub const DISPATCH: usize = 44;
+    /// The libpfm4 builds that have this PMU (u8): [`BUILD_X86_64`],
+    /// [`BUILD_ARM`], [`BUILD_ARM64`] bits (0: in none, pfmlib's own).
+    pub const BUILDS: usize = 45;
+    /// [`BUILDS`] bit: libpfm4's x86_64 build.
+    pub const BUILD_X86_64: u8 = 1;
+    /// [`BUILDS`] bit: libpfm4's 32-bit Arm build.
+    pub const BUILD_ARM: u8 = 2;
+    /// [`BUILDS`] bit: libpfm4's arm64 build.
+    pub const BUILD_ARM64: u8 = 4;
     /// The uncore PMU dispatched beside this core PMU (string id, 0: none).
     pub const UNCORE: usize = 48;
     /// Position in the lookup order of libpfm4's 32-bit Arm build (u16).

@@ -285,7 +285,7 @@ fn resolve(target: Target, enc_cpu: Option<i32>, event: &str) -> Result<(i32, i3
         (Target::Cpu(cpu), enc) => {
             let cpu = i32::try_from(cpu).map_err(|_| Error::NoSuchCpu {
                 event: event.to_string(),
-                cpu: i32::MAX,
+                cpu: i64::from(cpu),
             })?;
             if let Some(c) = enc {
                 if c != cpu {
@@ -477,6 +477,10 @@ impl<K: Kernel> Counter<K> {
                         exclude_user: attr.exclude_user,
                         target: kind,
                         in_group: leader.is_some(),
+                        foreign_task: match kind {
+                            TargetKind::Task(pid) => kernel.task_is_foreign(pid),
+                            _ => false,
+                        },
                     };
                     let e = explain(kernel, errno, &ctx, cpu);
                     // User level only, and only where the event counts
@@ -691,7 +695,7 @@ fn explain<K: Kernel>(kernel: &K, errno: i32, ctx: &OpenContext<'_>, cpu: i32) -
     if cpu >= 0 && matches!(errno, libc::EINVAL | libc::ENODEV) && !kernel.cpu_exists(cpu) {
         return Error::NoSuchCpu {
             event: ctx.event.to_string(),
-            cpu,
+            cpu: i64::from(cpu),
         };
     }
     explain_open_error(errno, ctx, &kernel.environment())
@@ -957,7 +961,10 @@ mod tests {
         ));
         assert!(matches!(
             resolve(Target::Cpu(u32::MAX), None, "e"),
-            Err(Error::NoSuchCpu { .. })
+            Err(Error::NoSuchCpu {
+                cpu: 4_294_967_295,
+                ..
+            })
         ));
         assert!(matches!(
             resolve(Target::Cpu(1), Some(2), "e"),

@@ -88,6 +88,34 @@ pub struct OpenContext<'a> {
     pub target: TargetKind,
     /// The event was joining a group.
     pub in_group: bool,
+    /// The target task belongs to another user ([`task_is_foreign`]): the
+    /// ptrace check refuses it, however the event is changed.
+    pub foreign_task: bool,
+}
+
+/// Does task `pid` belong to another user: is one of its real, effective or
+/// saved user ids (its `/proc/PID/status` `Uid:` line) not this process's
+/// real user id? The kernel lets an unprivileged process count only tasks
+/// whose three ids are its own (ptrace's "read" access). `false` when
+/// either cannot be read.
+pub fn task_is_foreign(host: &Host, pid: i32) -> bool {
+    let uids = |path: &str| -> Option<Vec<u32>> {
+        let status = host.read_file_now(path)?;
+        let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
+        line.split_whitespace()
+            .take(3)
+            .map(|v| v.parse().ok())
+            .collect()
+    };
+    match (
+        uids("/proc/self/status"),
+        uids(&format!("/proc/{pid}/status")),
+    ) {
+        (Some(me), Some(them)) => me
+            .first()
+            .is_some_and(|&real| them.iter().any(|&u| u != real)),
+        _ => false,
+    }
 }
 
 const PERF_TYPE_HARDWARE: u32 = 0;
@@ -113,7 +141,7 @@ const PRIV_ADVICE: &str =
 /// let env = Environment { paranoid: Some(2), privileged: false, seccomp_filter: false, hardware_pmu: true };
 /// let ctx = OpenContext { event: "cycles", type_: 0, exclude_kernel: false,
 ///                         exclude_user: false, target: TargetKind::CallingThread,
-///                         in_group: false };
+///                         in_group: false, foreign_task: false };
 /// let e = explain_open_error(libc::EACCES, &ctx, &env);
 /// assert!(matches!(e, Error::Paranoid { level: 2, .. }));
 /// assert!(e.to_string().contains("kernel.perf_event_paranoid"));
@@ -137,7 +165,10 @@ pub fn explain_open_error(errno: i32, ctx: &OpenContext<'_>, env: &Environment) 
             reason: "no such PMU (ENXIO)".into(),
         },
         libc::ENODEV => match ctx.target {
-            TargetKind::Cpu(cpu) => Error::NoSuchCpu { event, cpu },
+            TargetKind::Cpu(cpu) => Error::NoSuchCpu {
+                event,
+                cpu: i64::from(cpu),
+            },
             _ => Error::NotSupported {
                 event,
                 reason: "the PMU does not support this (ENODEV)".into(),
@@ -187,12 +218,19 @@ fn explain_permission(
     env: &Environment,
 ) -> Error {
     if !env.privileged {
+        if let (TargetKind::Task(pid), true) = (ctx.target, ctx.foreign_task) {
+            return Error::PermissionDenied {
+                event,
+                detail: format!(
+                    "process {pid} belongs to another user: counting it needs the right to ptrace it (its user, or CAP_PERFMON; {PRIV_ADVICE})"
+                ),
+            };
+        }
         if let Some(level) = env.paranoid {
-            let advice = if level > 2 {
-                Some(format!(
-                    "perf_event_open is restricted to privileged users (kernel.perf_event_paranoid = {level}): {PRIV_ADVICE}, or lower it: sysctl -w kernel.perf_event_paranoid=2"
-                ))
-            } else if let (TargetKind::Cpu(_), true) = (ctx.target, level >= 1) {
+            // Level 3 is level 2 on kernels without Debian's patch (where
+            // it refuses every unprivileged use): the kernel-level causes
+            // are named first, as a user-level event may well be allowed.
+            let advice = if let (TargetKind::Cpu(_), true) = (ctx.target, level >= 1) {
                 Some(format!(
                     "counting every task of a CPU needs kernel.perf_event_paranoid <= 0 (it is {level}): {PRIV_ADVICE}, or sysctl -w kernel.perf_event_paranoid=0"
                 ))
@@ -203,6 +241,10 @@ fn explain_permission(
             } else if !ctx.exclude_kernel && level >= 2 {
                 Some(format!(
                     "counting at kernel level needs kernel.perf_event_paranoid <= 1 (it is {level}): count user level only (add :u to the event), {PRIV_ADVICE}, or sysctl -w kernel.perf_event_paranoid=1"
+                ))
+            } else if level > 2 {
+                Some(format!(
+                    "kernel.perf_event_paranoid = {level}, which kernels with Debian's patch read as no perf_event_open for unprivileged users: {PRIV_ADVICE}, or lower it: sysctl -w kernel.perf_event_paranoid=2"
                 ))
             } else {
                 None

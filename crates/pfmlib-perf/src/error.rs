@@ -94,8 +94,9 @@ pub enum Error {
     NoSuchCpu {
         /// The event as requested.
         event: String,
-        /// The CPU number.
-        cpu: i32,
+        /// The CPU number as asked for (a `u32` too large for the kernel's
+        /// `int` is shown as given, not clamped).
+        cpu: i64,
     },
 
     /// The event opens alone but not in its group: the group can never be

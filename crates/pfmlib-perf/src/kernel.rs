@@ -73,6 +73,14 @@ pub trait Kernel: Clone + fmt::Debug + Send + Sync + sealed::Sealed {
     /// True when CPU `cpu` exists.
     fn cpu_exists(&self, cpu: i32) -> bool;
 
+    /// True when task `pid` belongs to another user (one of its real,
+    /// effective or saved user ids is not this process's real one), so the
+    /// kernel's ptrace check refuses to count it whatever else is allowed.
+    fn task_is_foreign(&self, pid: i32) -> bool {
+        let _ = pid;
+        false
+    }
+
     /// The highest `precise_ip` the CPU's PMU takes (perf's `:P`).
     fn max_precise_ip(&self) -> u8 {
         probe_precise_ip(self)
@@ -234,6 +242,10 @@ impl Kernel for Real {
         pfmlib::Library::global()
             .host()
             .file_exists(&format!("/sys/devices/system/cpu/cpu{cpu}"))
+    }
+
+    fn task_is_foreign(&self, pid: i32) -> bool {
+        crate::env::task_is_foreign(pfmlib::Library::global().host(), pid)
     }
 
     /// Probed once per process.

@@ -61,9 +61,13 @@ mod workload;
 pub use cgroup::{Cgroup, CgroupError};
 pub use counter::{CountStatus, Counter, Group, Options, ReadPath, Reading, Target};
 pub use device::{host_npmc, CounterDevice, Pmc, PmcFlags, Setup, MAX_NPMC};
-pub use env::{explain_open_error, hardware_pmu, Environment, OpenContext, TargetKind};
+pub use env::{
+    explain_open_error, hardware_pmu, task_is_foreign, Environment, OpenContext, TargetKind,
+};
 pub use error::{Error, Result};
 pub use process::{interrupt_process, terminate_process, wait_child, ChildExit, Interrupt};
 pub use set::{CounterSet, Scope};
 pub use tsc::{tsc_rate, tstamp, RateSource, Tstamp};
-pub use workload::{inherited_fd, thousands_separator, ChildWait, HeldChild, SpawnError};
+pub use workload::{
+    inherited_fd, stdout_open_at_start, thousands_separator, ChildWait, HeldChild, SpawnError,
+};

@@ -97,12 +97,16 @@ pub enum SyntaxError {
         /// The letters.
         modifiers: String,
     },
+    /// This process has no free file descriptor, so tracefs cannot be read
+    /// (what is there is unknown, not missing).
+    #[error("tracefs cannot be read: too many open files (the descriptor limit is reached; raise it with ulimit -n, or count fewer events)")]
+    TooManyFiles,
     /// A tracepoint glob with no tracefs mounted.
     #[error("tracefs is not mounted (neither /sys/kernel/tracing nor /sys/kernel/debug/tracing has events/): mount -t tracefs nodev /sys/kernel/tracing")]
     NoTracefs,
     /// tracefs is there but its `events/` cannot be listed (not mounted,
     /// or not readable by this user: it is root's by default).
-    #[error("tracefs at {dir} is not mounted or not readable by this user (its events/ cannot be listed; run as root or make it readable){}", pfmlib.as_deref().map(|p| format!("; as a pfmlib event: {p}")).unwrap_or_default())]
+    #[error("tracefs at {dir} is not mounted or not readable by this user (its events/ cannot be listed: run as root, which mounts it as perf does, mount it yourself with mount -t tracefs nodev /sys/kernel/tracing, or make it readable){}", pfmlib.as_deref().map(|p| format!("; as a pfmlib event: {p}")).unwrap_or_default())]
     TracefsUnreadable {
         /// The tracefs directory.
         dir: String,

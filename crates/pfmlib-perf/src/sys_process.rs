@@ -221,3 +221,55 @@ pub(crate) fn locale_thousands_sep() -> String {
     unsafe { libc::freelocale(loc) };
     sep
 }
+
+/// What [`note_stdout_at_start`] found of descriptor 1 when the process
+/// was loaded: 0 not looked, 1 open, 2 closed.
+static STDOUT_AT_START: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Runs from `.init_array`, before Rust's start-up code reopens a closed
+/// standard descriptor on `/dev/null` (after which `>&-` and `1<>/dev/null`
+/// look alike): notes whether descriptor 1 was open.
+extern "C" fn note_stdout_at_start() {
+    // SAFETY: fcntl(F_GETFD) only queries the descriptor table; no pointer
+    // is passed and nothing is changed.
+    let r = unsafe { libc::fcntl(1, libc::F_GETFD) };
+    let v = if r == -1 { 2 } else { 1 };
+    STDOUT_AT_START.store(v, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The loader calls the functions of `.init_array` before `main`.
+#[used]
+#[link_section = ".init_array"]
+static NOTE_STDOUT_AT_START: extern "C" fn() = note_stdout_at_start;
+
+/// Was descriptor 1 open when the process was loaded (`None`: not known,
+/// the loader did not run the note)?
+pub(crate) fn stdout_open_at_start() -> Option<bool> {
+    match STDOUT_AT_START.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Some(true),
+        2 => Some(false),
+        _ => None,
+    }
+}
+
+/// Mounts tracefs on `/sys/kernel/tracing`, as perf does when it needs
+/// tracepoints and finds it unmounted (root or CAP_SYS_ADMIN only).
+pub(crate) fn mount_tracefs() -> io::Result<()> {
+    let (source, target, fstype) = (c"nodev", c"/sys/kernel/tracing", c"tracefs");
+    // SAFETY: three NUL-terminated strings that live across the call and a
+    // NULL data pointer, which tracefs accepts (no mount options).
+    let r = unsafe {
+        libc::mount(
+            source.as_ptr(),
+            target.as_ptr(),
+            fstype.as_ptr(),
+            0,
+            std::ptr::null(),
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}

@@ -228,6 +228,16 @@ pub fn inherited_fd(fd: i32) -> io::Result<std::fs::File> {
     sys_process::dup_fd(fd)
 }
 
+/// Was standard output open when this process was started? `Some(false)`
+/// when it was started with descriptor 1 closed (`>&-`), which Rust's
+/// start-up code then reopens on `/dev/null`, so that it cannot be told
+/// from a `/dev/null` given on purpose (`1<>/dev/null`, Python's
+/// `subprocess.DEVNULL`, systemd's `StandardOutput=null`) any other way;
+/// `None` where the platform's loader did not say.
+pub fn stdout_open_at_start() -> Option<bool> {
+    sys_process::stdout_open_at_start()
+}
+
 /// The thousands separator of the user's locale (empty in the C locale),
 /// for counts printed with `-B`.
 pub fn thousands_separator() -> String {

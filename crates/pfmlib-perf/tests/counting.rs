@@ -472,7 +472,24 @@ fn ctx(type_: u32, exclude_kernel: bool, target: TargetKind) -> OpenContext<'sta
         exclude_user: false,
         target,
         in_group: false,
+        foreign_task: false,
     }
+}
+
+#[test]
+fn a_task_of_another_user_is_foreign() {
+    let host = pfmlib::Library::global().host();
+    assert!(!pfmlib_perf::task_is_foreign(
+        host,
+        std::process::id() as i32
+    ));
+    // PID 1 belongs to root: foreign unless we run as root.
+    let root = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    assert_eq!(pfmlib_perf::task_is_foreign(host, 1), !root);
+    assert!(!pfmlib_perf::task_is_foreign(host, i32::MAX));
 }
 
 #[test]
@@ -505,6 +522,24 @@ fn open_errors_name_their_cause() {
     assert!(matches!(e, Error::Paranoid { level: 3, .. }));
     assert!(
         e.to_string().contains("CAP_PERFMON") && e.to_string().contains("= 3"),
+        "{e}"
+    );
+    // Level 3 without Debian's patch is level 2: an event counting the
+    // kernel is refused for that, and the advice is user level, as at 2.
+    let e = explain_open_error(
+        libc::EACCES,
+        &ctx(0, false, me),
+        &env(3, false, false, true),
+    );
+    assert!(matches!(e, Error::Paranoid { level: 3, .. }));
+    assert!(e.to_string().contains(":u"), "{e}");
+    // Another user's process: ptrace is the obstacle, not the level.
+    let mut foreign = ctx(0, false, TargetKind::Task(1));
+    foreign.foreign_task = true;
+    let e = explain_open_error(libc::EACCES, &foreign, &env(2, false, false, true));
+    assert!(matches!(e, Error::PermissionDenied { .. }), "{e}");
+    assert!(
+        e.to_string().contains("another user") && !e.to_string().contains(":u"),
         "{e}"
     );
     let e = explain_open_error(

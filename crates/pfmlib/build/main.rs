@@ -34,6 +34,8 @@ struct Gen {
     ids: HashMap<String, u32>,
     /// Lookup-order positions: x86 and others, 32-bit Arm, arm64.
     rank: [HashMap<String, usize>; 3],
+    /// The libpfm4 builds (`layout::pmu::BUILDS` bits) each PMU is in.
+    builds: HashMap<String, u8>,
     shift: u32,
     pmus: Vec<PmuOut>,
 }
@@ -89,6 +91,30 @@ fn arch_ranks(
     Ok(rank)
 }
 
+/// Which libpfm4 builds (x86_64, arm, arm64: `layout::pmu::BUILDS` bits)
+/// have each PMU: the x86_64 list and the two Arm lookup orders.
+fn build_masks(ids: &schema::Ids) -> Result<HashMap<String, u8>, String> {
+    use layout::pmu::{BUILD_ARM, BUILD_ARM64, BUILD_X86_64};
+    let mut masks: HashMap<String, u8> = HashMap::new();
+    for (list, bit) in [
+        (&ids.build_x86_64, BUILD_X86_64),
+        (&ids.lookup_order_arm, BUILD_ARM),
+        (&ids.lookup_order_arm64, BUILD_ARM64),
+    ] {
+        for name in list {
+            if !ids.ids.contains_key(name) {
+                return Err(format!("{name} (a build list) has no id"));
+            }
+            let m = masks.entry(name.clone()).or_default();
+            if *m & bit != 0 {
+                return Err(format!("{name} is listed twice in one build"));
+            }
+            *m |= bit;
+        }
+    }
+    Ok(masks)
+}
+
 /// The table files, sorted (everything `.toml` but the id list).
 fn data_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -115,8 +141,10 @@ impl Gen {
             .map_err(|e| format!("lookup_order_arm: {e}"))?;
         let arm64 = arch_ranks(&ids.lookup_order_arm64, &general, &ids.ids)
             .map_err(|e| format!("lookup_order_arm64: {e}"))?;
+        let builds = build_masks(&ids)?;
         let rank = [general, arm, arm64];
         Ok(Gen {
+            builds,
             blob: Blob::new(),
             ids: ids.ids.into_iter().collect(),
             rank,
@@ -363,6 +391,10 @@ impl Gen {
             .u16(m::RANK_ARM, rank_arm)?
             .u16(m::RANK_ARM64, rank_arm64)?
             .u8(m::DISPATCH, dispatch(&p.dispatch)?)?
+            .u8(
+                m::BUILDS,
+                self.builds.get(&p.name).copied().unwrap_or(0).into(),
+            )?
             .u32(m::UNCORE, self.blob.intern_opt(&p.uncore)?);
         let _ = &p.notes;
         self.pmus.push(PmuOut {

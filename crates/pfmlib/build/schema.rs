@@ -111,4 +111,6 @@ pub struct Ids {
     pub lookup_order_arm: Vec<String>,
     /// The arm64 build's order (its PMUs only).
     pub lookup_order_arm64: Vec<String>,
+    /// The PMUs of the x86_64 build.
+    pub build_x86_64: Vec<String>,
 }

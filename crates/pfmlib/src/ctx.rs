@@ -93,6 +93,18 @@ impl Ctx {
         }
     }
 
+    /// Narrows what a `pmu::` prefix reaches beyond the visible PMUs (with
+    /// `encode_left_out`) to the PMUs `keep` accepts.
+    pub fn reach_only(&mut self, keep: impl Fn(PmuDesc) -> bool) {
+        if let Some(bits) = self.prefix_set.as_mut() {
+            for p in PmuDesc::all().filter(|&p| !keep(p)) {
+                if let Some(w) = bits.get_mut(p.index() / 64) {
+                    *w &= !(1 << (p.index() % 64));
+                }
+            }
+        }
+    }
+
     /// Notes whether an active PMU is one that `deprecated` accepts
     /// (libpfm4 passes deprecated PMU names over without a prefix): when
     /// none is, the unprefixed lookup asks no engine about it.

@@ -144,7 +144,7 @@ fn intel_rapl_models_and_event_lists() {
 }
 
 #[test]
-fn amd_rapl_on_zen2_and_zen3_only() {
+fn amd_rapl_on_zen2_to_zen4_only() {
     let amd = |f, m| Host::synthetic(Vendor::Amd, f, m);
     for (f, m) in [
         (0x17, 0x30),
@@ -154,6 +154,10 @@ fn amd_rapl_on_zen2_and_zen3_only() {
         (0x19, 0x01),
         (0x19, 0x21),
         (0x19, 0x50),
+        (0x19, 0x10),
+        (0x19, 0x11),
+        (0x19, 0x61),
+        (0x19, 0xff),
     ] {
         assert_eq!(
             active(without_perf(amd(f, m))),
@@ -166,9 +170,8 @@ fn amd_rapl_on_zen2_and_zen3_only() {
     for (f, m) in [
         (0x17, 0x01),
         (0x17, 0x2f),
-        (0x19, 0x11),
-        (0x19, 0x10),
-        (0x19, 0x60),
+        (0x1a, 0x02),
+        (0x1a, 0x50),
         (0x15, 0x30),
     ] {
         assert!(!active(amd(f, m)).contains(&"amd64_rapl"), "{f:#x}/{m:#x}");

@@ -14,9 +14,10 @@ use common::sweep::*;
 use pfm_oracle::Libpfm4;
 use pfmlib::Library;
 
-/// Every AMD64 PMU of libpfm4 4.13 but RAPL: each must be shared with
-/// libpfm4, so that the main sweep covers it (a missing table fails here
-/// rather than making the sweep silently smaller).
+/// Every AMD64 PMU of libpfm4 upstream but RAPL (4.13's and the Zen 5/6
+/// ones added since): each the oracle has must be shared with it, so that
+/// the main sweep covers it (a missing table fails here rather than making
+/// the sweep silently smaller).
 const AMD_PMUS: &[&str] = &[
     "amd64_k7",
     "amd64_k8_revb",
@@ -40,6 +41,10 @@ const AMD_PMUS: &[&str] = &[
     "amd64_fam19h_zen3",
     "amd64_fam19h_zen4",
     "amd64_fam19h_zen3_l3",
+    "amd64_fam1ah_zen5",
+    "amd64_fam1ah_zen5_l3",
+    "amd64_fam1ah_zen6",
+    "amd64_fam1ah_zen6_l3",
 ];
 
 /// PMUs sharing a table with a PMU the main sweep covers.
@@ -61,8 +66,18 @@ fn oracle() -> Option<Libpfm4> {
 #[test]
 fn every_amd_pmu_is_shared() {
     let Some(o) = oracle() else { return };
-    let names = shared_pmus(&o, Library::global());
+    let lib = Library::global();
+    let names = shared_pmus(&o, lib);
+    // The oracle's own AMD PMUs (4.13 lacks Zen 5/6); pfmlib has them all.
+    let theirs: Vec<&str> = AMD_PMUS
+        .iter()
+        .copied()
+        .filter(|p| o.pmu_by_name(p).is_some())
+        .collect();
     for p in AMD_PMUS {
+        assert!(lib.pmu(p).is_some(), "pfmlib lacks {p}");
+    }
+    for p in &theirs {
         assert!(
             names.iter().any(|n| n == p),
             "{p} is not shared with libpfm4"
@@ -73,7 +88,7 @@ fn every_amd_pmu_is_shared() {
         .filter(|n| n.starts_with("amd64_") && *n != "amd64_rapl");
     assert_eq!(
         ours.count(),
-        AMD_PMUS.len(),
+        theirs.len(),
         "an AMD PMU missing from AMD_PMUS"
     );
 }

@@ -122,3 +122,44 @@ fn prefixes_reach_left_out_pmus_when_asked() {
     assert!(lib.pmu("skx").is_none());
     assert!(enc(&lib, "skx::INST_RETIRED:ANY_P").is_ok());
 }
+
+#[test]
+fn host_build_only_keeps_the_tables_of_the_hosts_libpfm4_build() {
+    use pfmlib::Arch;
+    let opts = || {
+        Options::new()
+            .host_build_only(true)
+            .encode_inactive(true)
+            .encode_left_out(true)
+    };
+    // x86: the x86_64 build has nhm and the perf PMUs, not IA-64, Arm or i386.
+    let x86 = Library::new(Host::none(), opts());
+    for (name, there) in [
+        ("nhm", true),
+        ("perf", true),
+        ("itanium2", false),
+        ("arm_n1", false),
+        ("p6", false),
+    ] {
+        assert_eq!(x86.pmu(name).is_some(), there, "x86: {name}");
+    }
+    assert!(x86.pmus().all(|p| p.name() != "montecito"));
+    let err = x86
+        .encode("itanium2::CPU_CYCLES", Plm::DEFAULT, Os::None)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotFound);
+    // arm64: its own build's PMUs (A64FX, Neoverse), no 32-bit cores, no x86.
+    let arm64 = Library::new(Host::from_cpuinfo(Arch::Aarch64, ""), opts());
+    for (name, there) in [
+        ("arm_n1", true),
+        ("arm_a64fx", true),
+        ("perf", true),
+        ("arm_ac15", false),
+        ("nhm", false),
+    ] {
+        assert_eq!(arm64.pmu(name).is_some(), there, "arm64: {name}");
+    }
+    // Without the option every table is there.
+    let all = Library::new(Host::none(), Options::new());
+    assert!(all.pmu("itanium2").is_some() && all.pmu("arm_ac15").is_some());
+}

@@ -264,6 +264,25 @@ static void shared(void)
 	memset(&attr, 0, sizeof(attr));
 	r = pfm_get_os_event_encoding("perf::cycles:period=100:cpu=3:precise=1:excl", PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &parg);
 	printf("settings %d cpu=%d precise=%d excl=%d period=%llu\n", r, parg.cpu, attr.precise_ip, attr.exclusive, (unsigned long long)attr.sample_period);
+	/* Preset values in strings near libpfm4's 255-byte limit: cut alike. */
+	{
+		static const char *longs[] = {
+			"nhm_ex::OFFCORE_RESPONSE_0:DMND_DATA_RD:DMND_RFO:DMND_IFETCH:WB:PF_DATA_RD:PF_RFO:PF_IFETCH:OTHER:UNCORE_HIT:OTHER_CORE_HIT_SNP:OTHER_CORE_HITM:REMOTE_CACHE_FWD:REMOTE_DRAM:LOCAL_DRAM:NON_DRAM",
+			"nhm_ex::OFFCORE_RESPONSE_0:DMND_DATA_RD:DMND_RFO:DMND_IFETCH:WB:PF_DATA_RD:PF_RFO:PF_IFETCH:OTHER:UNCORE_HIT:OTHER_CORE_HIT_SNP:OTHER_CORE_HITM:REMOTE_CACHE_FWD:REMOTE_DRAM:LOCAL_DRAM:NON_DRAM:c=123:u",
+			"nhm::OFFCORE_RESPONSE_0:ANY_DATA:ANY_RFO:DMND_DATA_RD:DMND_RFO:DMND_IFETCH:WB:PF_DATA_RD:PF_RFO:PF_IFETCH:OTHER:UNCORE_HIT:OTHER_CORE_HIT_SNP:OTHER_CORE_HITM:REMOTE_CACHE_FWD:REMOTE_DRAM:LOCAL_DRAM:NON_DRAM:excl",
+		};
+		static const unsigned long long periods[] = { 1000, 1000000, 4294967295ull, 18446744073709551615ull };
+		for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+			for (size_t k = 0; k < sizeof(periods) / sizeof(periods[0]); k++) {
+				memset(&attr, 0, sizeof(attr));
+				attr.size = sizeof(attr);
+				attr.sample_period = periods[k];
+				fstr = NULL;
+				r = pfm_get_os_event_encoding(longs[i], PFM_PLM3 | PFM_PLM0, PFM_OS_PERF_EVENT_EXT, &parg);
+				printf("preset long %zu %llu: %d %s\n", i, periods[k], r, fstr ? fstr : "(null)");
+				free(fstr);
+			}
+	}
 
 	/* pfm_pmu_validate. */
 	printf("validate null fp %d\n", pfm_pmu_validate(PFM_PMU_PERF_EVENT, NULL));

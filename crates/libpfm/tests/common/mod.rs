@@ -57,9 +57,33 @@ pub fn our_lib_dir() -> PathBuf {
     .clone()
 }
 
-/// The installed libpfm4, if any (`PFMLIB_REQUIRE_LIBPFM4=1`, set by CI,
-/// makes its absence a failure).
+/// The variable naming libpfm4 upstream's x86_64 build (`.ci/libpfm4-head`
+/// builds it): when set, it is the reference of every comparison here.
+pub const UPSTREAM_VAR: &str = "PFMLIB_LIBPFM4_HEAD";
+
+/// libpfm4 upstream's x86_64 build, when [`UPSTREAM_VAR`] names one.
+pub fn upstream_libpfm4() -> Option<PathBuf> {
+    let p = PathBuf::from(std::env::var_os(UPSTREAM_VAR).filter(|v| !v.is_empty())?);
+    p.is_file().then_some(p)
+}
+
+/// Is the reference libpfm4 upstream's build (else Debian's 4.13)?
+pub fn reference_is_upstream() -> bool {
+    upstream_libpfm4().is_some()
+}
+
+/// PMU ids upstream numbered after 4.13 (`PFM_PMU_MAX` 517 to 700): 4.13
+/// refuses them as out of range (`PFM_ERR_INVAL`), upstream's build and ours
+/// as not supported where the build lacks the PMU.
+pub const UPSTREAM_IDS: std::ops::Range<u32> = 517..700;
+
+/// The reference libpfm4: upstream's x86_64 build when [`UPSTREAM_VAR`]
+/// names it, else the installed one, if any (`PFMLIB_REQUIRE_LIBPFM4=1`,
+/// set by CI, makes its absence a failure).
 pub fn system_libpfm4() -> Option<PathBuf> {
+    if let Some(p) = upstream_libpfm4() {
+        return Some(p);
+    }
     let found = find_system_libpfm4();
     if found.is_none() && std::env::var("PFMLIB_REQUIRE_LIBPFM4").is_ok_and(|v| v == "1") {
         panic!("the installed libpfm4 (libpfm.so.4) is required (PFMLIB_REQUIRE_LIBPFM4=1)");
@@ -121,16 +145,37 @@ pub fn run_ours(cmd: &mut Command) -> Output {
         .expect("run program")
 }
 
-/// Runs a program linked against the installed libpfm4.
+/// Runs a program linked against the reference libpfm4 (upstream's build
+/// through `LD_LIBRARY_PATH`, or the installed one).
 pub fn run_system(cmd: &mut Command) -> Output {
-    cmd.env_remove("LD_LIBRARY_PATH")
-        .output()
-        .expect("run program")
+    match upstream_libpfm4().as_deref().and_then(Path::parent) {
+        Some(dir) => cmd.env("LD_LIBRARY_PATH", dir),
+        None => cmd.env_remove("LD_LIBRARY_PATH"),
+    };
+    cmd.output().expect("run program")
 }
 
 /// libpfm4's source package (unpacked), from `PFMLIB_LIBPFM4_SRC`; `None`
 /// (with the reason printed) where it is not there, unless
 /// `PFMLIB_REQUIRE_LIBPFM4_SRC=1`, which makes that a failure.
+/// libpfm4 upstream's source tree (`PFMLIB_LIBPFM4_HEAD_SRC`, set by
+/// `.ci/run` from `.ci/libpfm4-head`): the reference for our headers, whose
+/// PMU numbers and structures are upstream's. Its absence is a failure when
+/// `PFMLIB_REQUIRE_LIBPFM4_HEAD=1`, else the caller says SKIPPED.
+pub fn upstream_source() -> Option<PathBuf> {
+    let found = std::env::var_os("PFMLIB_LIBPFM4_HEAD_SRC")
+        .map(PathBuf::from)
+        .filter(|p| p.join("include/perfmon/pfmlib.h").exists());
+    if found.is_none() {
+        let why = "libpfm4 upstream's source not found: set PFMLIB_LIBPFM4_HEAD_SRC (.ci/libpfm4-head unpacks it)";
+        let required = std::env::var("PFMLIB_REQUIRE_LIBPFM4_HEAD").is_ok_and(|v| v == "1");
+        assert!(!required, "{why}");
+        eprintln!("SKIPPED: {why}");
+    }
+    found
+}
+
+/// libpfm4 4.13's source package (Debian's), for its tests and examples.
 pub fn libpfm4_source() -> Option<PathBuf> {
     let required = std::env::var("PFMLIB_REQUIRE_LIBPFM4_SRC").is_ok_and(|v| v == "1");
     let found = std::env::var_os("PFMLIB_LIBPFM4_SRC")

@@ -95,7 +95,11 @@ fn check_all(checker: &mut Checker, a: &Args) -> anyhow::Result<()> {
         checker.check(ev)?;
     }
     if let Some(path) = &a.input {
-        input::for_each_event(path, |ev| Ok(checker.check(ev)?))?;
+        // Each answer is out before the next line may be waited for.
+        input::for_each_event(path, |it| match it {
+            input::Item::Event(ev) => Ok(checker.check(ev)?),
+            input::Item::Idle => Ok(checker.out.flush()?),
+        })?;
     }
     Ok(())
 }

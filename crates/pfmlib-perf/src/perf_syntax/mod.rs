@@ -316,6 +316,9 @@ fn match_tracepoint(host: &Host, event: &str, plm: Plm) -> TpMatch {
         };
     };
     if tracepoint::subsystems(host, dir, sys).is_empty() {
+        if tracepoint::out_of_descriptors() {
+            return TpMatch::Error(SyntaxError::TooManyFiles);
+        }
         return if glob {
             TpMatch::Error(SyntaxError::UnknownTracepoint { dir: dir.into() })
         } else {
@@ -323,6 +326,9 @@ fn match_tracepoint(host: &Host, event: &str, plm: Plm) -> TpMatch {
         };
     }
     let found = tracepoint::expand(host, dir, sys, name);
+    if found.is_empty() && tracepoint::out_of_descriptors() {
+        return TpMatch::Error(SyntaxError::TooManyFiles);
+    }
     if found.is_empty() {
         let e = SyntaxError::UnknownTracepoint { dir: dir.into() };
         return if glob {
@@ -339,6 +345,9 @@ fn match_tracepoint(host: &Host, event: &str, plm: Plm) -> TpMatch {
     for (s, e) in found {
         let id = match tracepoint::id(host, dir, &s, &e) {
             Ok(id) => id,
+            Err(_) if tracepoint::out_of_descriptors() => {
+                return TpMatch::Error(SyntaxError::TooManyFiles)
+            }
             Err(err) => return TpMatch::Error(err),
         };
         let attr = base_attr(tracepoint::PERF_TYPE_TRACEPOINT, id, plm);

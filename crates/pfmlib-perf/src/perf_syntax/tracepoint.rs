@@ -13,9 +13,19 @@ pub const TRACEFS_EVENTS: [&str; 2] = [
 /// `PERF_TYPE_TRACEPOINT`.
 pub const PERF_TYPE_TRACEPOINT: u32 = 2;
 
-/// The `events/` directory of the host's tracefs, if mounted.
+/// The `events/` directory of the host's tracefs, if mounted. On the
+/// running system (a host rooted at `/`), an unmounted tracefs is mounted
+/// first where this process may (as perf does); a recorded tree is only
+/// read.
 pub fn events_dir(host: &Host) -> Option<&'static str> {
-    TRACEFS_EVENTS.into_iter().find(|d| host.file_exists(d))
+    let found = || TRACEFS_EVENTS.into_iter().find(|d| host.file_exists(d));
+    found().or_else(|| {
+        let live = host.root() == Some(std::path::Path::new("/"));
+        let mountable = host.file_exists("/sys/kernel/tracing");
+        (live && mountable && crate::sys_process::mount_tracefs().is_ok())
+            .then(found)
+            .flatten()
+    })
 }
 
 /// A tracefs directory that exists while its `events/` cannot be listed
@@ -114,6 +124,16 @@ fn class_has(class: &[char], c: char) -> bool {
         }
     }
     found != negate
+}
+
+/// True when this process cannot open one more file (EMFILE, ENFILE): an
+/// empty or unreadable tracefs directory then says nothing about what
+/// tracefs holds.
+pub fn out_of_descriptors() -> bool {
+    match std::fs::File::open("/dev/null") {
+        Ok(_) => false,
+        Err(e) => matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)),
+    }
 }
 
 /// The subsystems of tracefs that match `pattern` (a name or a glob).

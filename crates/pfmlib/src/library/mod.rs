@@ -70,6 +70,10 @@ impl Library {
             forced,
             options.force_pmu.is_some(),
         );
+        if options.host_build_only {
+            let arch = ctx.host.arch;
+            ctx.reach_only(|p| p.in_build(arch));
+        }
         ctx.note_deprecated(|p| engine(p).deprecated(p));
         Library { ctx, options }
     }
@@ -241,7 +245,9 @@ pub struct PerfSettings {
 fn select_pmus(host: &Host, o: &Options) -> (Vec<PmuDesc>, Vec<PmuDesc>, Option<PmuDesc>) {
     let order = PmuDesc::in_lookup_order(host.arch);
     let (mut visible, mut active) = (Vec::with_capacity(order.len()), Vec::new());
-    let order = order.filter(|p| o.disabled_pmus.is_empty() || !o.is_disabled(p.name()));
+    let order = order
+        .filter(|p| !o.host_build_only || p.in_build(host.arch))
+        .filter(|p| o.disabled_pmus.is_empty() || !o.is_disabled(p.name()));
     let Some(forced) = o.force_pmu.as_deref() else {
         for p in order {
             let e = engine(p);

@@ -30,6 +30,12 @@ pub struct Options {
     /// libpfm4's rule when `LIBPFM_ENCODE_INACTIVE` is set: a prefix is
     /// looked up among every PMU of the build. No by default.
     pub encode_left_out: bool,
+    /// Only the PMUs of libpfm4's build for the host's architecture exist
+    /// (its x86_64, arm or arm64 build; `PmuDesc::in_build`): the tables of
+    /// other architectures are neither listed nor reachable by prefix, as if
+    /// they were not compiled in. The C library sets it, so that it answers
+    /// as libpfm4's build does; pfmlib's default is no (every table).
+    pub host_build_only: bool,
 }
 
 impl Default for Options {
@@ -46,6 +52,7 @@ impl Options {
             disabled_pmus: Vec::new(),
             encode_inactive: true,
             encode_left_out: false,
+            host_build_only: false,
         }
     }
 
@@ -113,6 +120,12 @@ impl Options {
     /// Sets [`Options::encode_left_out`].
     pub fn encode_left_out(mut self, yes: bool) -> Options {
         self.encode_left_out = yes;
+        self
+    }
+
+    /// Sets [`Options::host_build_only`].
+    pub fn host_build_only(mut self, yes: bool) -> Options {
+        self.host_build_only = yes;
         self
     }
 

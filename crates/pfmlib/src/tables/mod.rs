@@ -392,6 +392,21 @@ impl PmuDesc {
         u16_at(PMUS, self.at(at))
     }
 
+    /// Is this PMU in libpfm4's build for `arch` (x86_64, arm, arm64; on
+    /// any other architecture, a PMU every one of those builds has: the
+    /// perf_events ones)?
+    pub fn in_build(self, arch: Arch) -> bool {
+        use layout::pmu::{BUILD_ARM, BUILD_ARM64, BUILD_X86_64};
+        let b = u8_at(PMUS, self.at(layout::pmu::BUILDS));
+        let want = match arch {
+            Arch::X86 => BUILD_X86_64,
+            Arch::Arm => BUILD_ARM,
+            Arch::Aarch64 => BUILD_ARM64,
+            _ => BUILD_X86_64 | BUILD_ARM | BUILD_ARM64,
+        };
+        b & want == want
+    }
+
     /// Model-specific dispatcher: 0 none, 1 Nehalem, 2 IA-64.
     pub fn dispatcher(self) -> u8 {
         u8_at(PMUS, self.at(layout::pmu::DISPATCH))

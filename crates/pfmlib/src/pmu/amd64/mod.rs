@@ -1,7 +1,7 @@
 //! The AMD64 family (`PERF_CTL` layout): unit-mask groups and defaults,
 //! modifiers `k u e i c h g`, 12-bit event selects; the core PMUs from K7 to
-//! Zen 4, the family 15h northbridge and the Zen 3 L3 PMU (the same encoder,
-//! a perf_events type read from the kernel).
+//! Zen 6, the family 15h northbridge and the Zen 3, Zen 5 and Zen 6 L3 PMUs
+//! (the same encoder, a perf_events type read from the kernel).
 //!
 //! Detection follows libpfm4's `pfm_amd64_detect`: the host's family, model
 //! and stepping give one processor revision ([`revision`]), and a PMU is
@@ -47,9 +47,10 @@ mod id {
     pub const H: u64 = modifier(MODIFIERS, "h");
 }
 
-/// The processor revision libpfm4 4.13 assigns to an AMD family, model and
-/// stepping (`amd64_get_revision`), as the name of the core PMU it detects
-/// there; `"none"` where no PMU is detected.
+/// The processor revision libpfm4 assigns to an AMD family, model and
+/// stepping (`amd64_get_revision`, upstream's rules: every family 19h model
+/// is Zen 3 or Zen 4, every family 1Ah model Zen 5 or Zen 6), as the name of
+/// the core PMU it detects there; `"none"` where no PMU is detected.
 pub(crate) fn revision(family: u32, model: u32, stepping: u32) -> &'static str {
     match family {
         6 => "amd64_k7",
@@ -66,8 +67,10 @@ pub(crate) fn revision(family: u32, model: u32, stepping: u32) -> &'static str {
         22 => "amd64_fam16h",
         23 if model >= 48 => "amd64_fam17h_zen2",
         23 => "amd64_fam17h_zen1",
-        25 if model <= 0x0f || (0x20..=0x5f).contains(&model) => "amd64_fam19h_zen3",
-        25 if model == 17 => "amd64_fam19h_zen4",
+        25 if model >= 0x60 || (0x10..=0x1f).contains(&model) => "amd64_fam19h_zen4",
+        25 => "amd64_fam19h_zen3",
+        26 if model <= 0x4f || (0x60..=0x7f).contains(&model) => "amd64_fam1ah_zen5",
+        26 => "amd64_fam1ah_zen6",
         _ => "none",
     }
 }
@@ -228,10 +231,24 @@ mod tests {
         assert_eq!(revision(16, 7, 0), "amd64_fam10h_barcelona");
         assert_eq!(revision(23, 47, 0), "amd64_fam17h_zen1");
         assert_eq!(revision(23, 48, 0), "amd64_fam17h_zen2");
-        assert_eq!(revision(25, 0x10, 0), "none");
+        assert_eq!(revision(25, 0x0f, 0), "amd64_fam19h_zen3");
+        assert_eq!(revision(25, 0x10, 0), "amd64_fam19h_zen4");
         assert_eq!(revision(25, 0x11, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(25, 0x1f, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(25, 0x20, 0), "amd64_fam19h_zen3");
         assert_eq!(revision(25, 0x5f, 0), "amd64_fam19h_zen3");
-        assert_eq!(revision(25, 0x60, 0), "none");
+        assert_eq!(revision(25, 0x60, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(25, 0xff, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(26, 0x00, 0), "amd64_fam1ah_zen5");
+        assert_eq!(revision(26, 0x44, 0), "amd64_fam1ah_zen5");
+        assert_eq!(revision(26, 0x4f, 0), "amd64_fam1ah_zen5");
+        assert_eq!(revision(26, 0x50, 0), "amd64_fam1ah_zen6");
+        assert_eq!(revision(26, 0x5f, 0), "amd64_fam1ah_zen6");
+        assert_eq!(revision(26, 0x60, 0), "amd64_fam1ah_zen5");
+        assert_eq!(revision(26, 0x7f, 0), "amd64_fam1ah_zen5");
+        assert_eq!(revision(26, 0x80, 0), "amd64_fam1ah_zen6");
+        assert_eq!(revision(26, 0xff, 0), "amd64_fam1ah_zen6");
+        assert_eq!(revision(27, 0, 0), "none");
         assert_eq!(revision(19, 0, 0), "none");
         for r in defs::REVISIONS {
             assert!(*r == "none" || crate::tables::PmuDesc::by_name(r).is_some());

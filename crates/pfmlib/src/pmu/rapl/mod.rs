@@ -1,6 +1,6 @@
 //! The RAPL family: energy-consumption counters (package, cores, DRAM,
 //! graphics, platform) read through the kernel's `power` PMU, for Intel
-//! (`rapl`) and AMD Zen 2/Zen 3 (`amd64_rapl`). Events take no attribute
+//! (`rapl`) and AMD Zen 2 to Zen 4 (`amd64_rapl`). Events take no attribute
 //! of their own; the code is the kernel's event number, and the
 //! perf_events type is the `power` PMU's, read from sysfs.
 //!
@@ -65,16 +65,14 @@ pub(crate) fn event_set(ctx: &Ctx) -> u32 {
     }
 }
 
-/// Is the CPU an AMD Zen 2 (family 17h, model 30h and up) or Zen 3
-/// (family 19h, models 0-0Fh and 20h-5Fh), as libpfm4's amd64 revision
-/// tells them?
-fn amd_zen2_or_zen3(host: &Host) -> bool {
+/// Is the CPU an AMD Zen 2, Zen 3 or Zen 4, as libpfm4's amd64 revision
+/// tells them (upstream's list; not Zen 5 or Zen 6)?
+fn amd_rapl(host: &Host) -> bool {
     host.vendor == Vendor::Amd
-        && match host.family {
-            0x17 => host.model >= 0x30,
-            0x19 => host.model <= 0x0f || (0x20..=0x5f).contains(&host.model),
-            _ => false,
-        }
+        && matches!(
+            super::amd64::revision(host.family, host.model, host.stepping),
+            "amd64_fam17h_zen2" | "amd64_fam19h_zen3" | "amd64_fam19h_zen4"
+        )
 }
 
 impl Engine for Rapl {
@@ -82,10 +80,10 @@ impl Engine for Rapl {
         &defs::DEFS
     }
 
-    /// Intel: family 6 and one of the listed models; AMD: Zen 2 or Zen 3.
+    /// Intel: family 6 and one of the listed models; AMD: Zen 2 to Zen 4.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         if pmu.vendor() == Some(Vendor::Amd) {
-            amd_zen2_or_zen3(host)
+            amd_rapl(host)
         } else {
             cpu_matches(pmu, host)
         }
@@ -201,15 +199,15 @@ mod tests {
     #[test]
     fn amd_revisions() {
         let amd = |f, m| Host::synthetic(Vendor::Amd, f, m);
-        assert!(amd_zen2_or_zen3(&amd(0x17, 0x31)));
-        assert!(amd_zen2_or_zen3(&amd(0x17, 0x30)));
-        assert!(!amd_zen2_or_zen3(&amd(0x17, 0x2f)));
-        assert!(amd_zen2_or_zen3(&amd(0x19, 0x01)));
-        assert!(amd_zen2_or_zen3(&amd(0x19, 0x21)));
-        assert!(amd_zen2_or_zen3(&amd(0x19, 0x5f)));
-        assert!(!amd_zen2_or_zen3(&amd(0x19, 0x10)));
-        assert!(!amd_zen2_or_zen3(&amd(0x19, 0x11)));
-        assert!(!amd_zen2_or_zen3(&amd(0x19, 0x60)));
-        assert!(!amd_zen2_or_zen3(&Host::synthetic(Vendor::Intel, 0x19, 1)));
+        assert!(amd_rapl(&amd(0x17, 0x31)));
+        assert!(amd_rapl(&amd(0x17, 0x30)));
+        assert!(!amd_rapl(&amd(0x17, 0x2f)));
+        // Family 19h: every model is Zen 3 or Zen 4 (upstream).
+        for m in 0..=0xff {
+            assert!(amd_rapl(&amd(0x19, m)), "19h/{m:#x}");
+        }
+        assert!(!amd_rapl(&amd(0x1a, 0x02)));
+        assert!(!amd_rapl(&amd(0x16, 0x30)));
+        assert!(!amd_rapl(&Host::synthetic(Vendor::Intel, 0x19, 1)));
     }
 }
