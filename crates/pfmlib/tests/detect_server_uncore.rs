@@ -18,6 +18,8 @@ const GENERATIONS: &[(&str, &[u32])] = &[
     ("knl_unc_", &[87]),
     ("knm_unc_", &[133]),
     ("icx_unc_", &[106]),
+    ("spr_unc_", &[143, 207]),
+    ("gnr_unc_", &[173, 174]),
 ];
 
 /// The generations of libpfm4 4.13 and how many PMUs they have there.
@@ -117,6 +119,17 @@ fn each_generation_is_detected_on_its_models_only() {
     ) {
         assert!(all.iter().any(|(_, a)| *a == n), "{n}");
     }
+    // Sapphire/Emerald Rapids and Granite Rapids: 76 and 12 boxes.
+    for n in (0..12)
+        .map(|i| format!("spr_unc_imc{i}"))
+        .chain((0..4).map(|i| format!("spr_unc_upi{i}")))
+        .chain((0..60).map(|i| format!("spr_unc_cha{i}")))
+        .chain((0..12).map(|i| format!("gnr_unc_imc{i}")))
+    {
+        assert!(all.iter().any(|(_, a)| *a == n), "{n}");
+    }
+    let newer = |g: &str| all.iter().filter(|(p, _)| *p == g).count();
+    assert_eq!((newer("spr_unc_"), newer("gnr_unc_")), (76, 12));
     for (gen, models) in GENERATIONS {
         for &model in *models {
             let lib = Library::with_host(host(Vendor::Intel, 6, model, true));
@@ -445,4 +458,46 @@ fn every_libpfm4_server_uncore_pmu_is_here_with_its_id() {
         only_ours.is_empty() && only_theirs.is_empty(),
         "only in pfmlib: {only_ours:?}; only in libpfm4: {only_theirs:?}"
     );
+}
+
+/// Encodings of libpfm4 upstream (June 2026) for the Sapphire Rapids and
+/// Granite Rapids boxes on their own models: the wide unit masks (the CHA's
+/// extended unit mask from bit 32, the IMC's read-buffer levels) go to the
+/// control word as they are, and perf's `config` is that word.
+#[test]
+fn newer_generations_encode_wide_unit_masks() {
+    const NEWER: &[(&str, u32, &str, u64)] = &[
+        (
+            "spr_unc_cha0::UNC_CHA_TOR_INSERTS:IA_MISS_DRD",
+            143,
+            "uncore_cha_0",
+            0xc8_17fe_0000_0135,
+        ),
+        (
+            "spr_unc_imc3::UNC_M_RDB_FULL:RDB_24_ELEM:t=2",
+            207,
+            "uncore_imc_3",
+            0x1_0200_0019,
+        ),
+        (
+            "spr_unc_upi1::UNC_UPI_TxL_FLITS:ALL_DATA:e",
+            143,
+            "uncore_upi_1",
+            0x4_0f02,
+        ),
+        (
+            "gnr_unc_imc0::UNC_M_CAS_COUNT_SCH1:RD",
+            173,
+            "uncore_imc_0",
+            0xcf06,
+        ),
+    ];
+    for &(s, model, kernel, code) in NEWER {
+        let lib = typed_on(model, kernel, "42\n");
+        let raw = lib.encode(s, Plm::DEFAULT, Os::None).expect(s);
+        assert_eq!(raw.codes, [code], "{s}");
+        let e = lib.encode(s, Plm::DEFAULT, Os::PerfEvent).expect(s);
+        let p = e.perf.expect("perf fields");
+        assert_eq!((p.type_, p.config, p.config1), (42, code, 0), "{s}");
+    }
 }
