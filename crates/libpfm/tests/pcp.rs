@@ -31,6 +31,11 @@ const EVENTS: [&str; 4] = [
     "PERF_COUNT_SW_CONTEXT_SWITCHES",
 ];
 
+/// A hardware event, configured too: counted where the machine has a PMU
+/// the kernel drives, left out (the PMDA logs `perf_event_open failed`)
+/// on a VM without one; either way alike with both libraries.
+const HARDWARE: &str = "PERF_COUNT_HW_CPU_CYCLES";
+
 /// perfevent's domain number (its `domain.h`).
 const DOMAIN: u32 = 127;
 
@@ -213,6 +218,12 @@ impl Fixture {
             if let Ok(Some(st)) = self.pmcd.try_wait() {
                 return Err(format!("pmcd exited ({st}): {}", self.logs()));
             }
+            let pmda_gone = self
+                .pmda_pid()
+                .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+            if pmda_gone {
+                return Err(format!("the perfevent PMDA exited: {}", self.logs()));
+            }
             if let Ok(o) = self
                 .client("pminfo", 10)
                 .args(["-f", "perfevent.active"])
@@ -321,7 +332,11 @@ fn write_config(pcp: &Pcp, dir: &Path, lib_dir: Option<&Path>) -> std::io::Resul
     std::fs::write(dir.join("pcp.conf"), conf)?;
     let pmda_dir = dir.join("pmdas/perfevent");
     std::os::unix::fs::symlink(&pcp.pmda, pmda_dir.join("pmdaperfevent"))?;
-    let events: String = EVENTS.iter().map(|e| format!("{e}\n")).collect();
+    let events: String = EVENTS
+        .iter()
+        .chain([&HARDWARE])
+        .map(|e| format!("{e}\n"))
+        .collect();
     std::fs::write(pmda_dir.join("perfevent.conf"), format!("[perf]\n{events}"))?;
     let ld = lib_dir.map_or_else(
         || "-u LD_LIBRARY_PATH".to_string(),
@@ -615,6 +630,14 @@ fn compare(theirs: &Reading, ours: &Reading) {
 /// One line per counter: per-CPU values, pmval rates.
 fn report(who: &str, r: &Reading) {
     eprintln!("{who}: PMDA mapped {}; PMUs {:?}", r.library, r.pmus);
+    let hw = r.metrics.get(&value_metric(HARDWARE));
+    eprintln!(
+        "{who}:   {HARDWARE}.value {}",
+        hw.map_or(
+            "absent (the kernel refused it: no hardware PMU)".to_string(),
+            |v| format!("{v:?}")
+        )
+    );
     for event in EVENTS {
         eprintln!(
             "{who}:   {event}.value {:?}",
