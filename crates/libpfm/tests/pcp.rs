@@ -158,6 +158,8 @@ impl Fixture {
             .map_err(|e| format!("writing the private configuration: {e}"))?;
         let port = free_port()?;
         let log = dir.join("log/pmcd.log");
+        // Under `timeout` too: gone within 5 minutes even if this test is
+        // killed before its Drop runs (SIGTERM is passed on to pmcd).
         let mut cmd = bounded(300, &pcp.pmcd.to_string_lossy());
         cmd.current_dir(dir)
             .env("PCP_CONF", dir.join("pcp.conf"))
