@@ -29,9 +29,12 @@
 //!
 //! [`parse_event_list`] splits `-e` lists (groups `{a,b}`, group modifiers
 //! `{a,b}:u`, commas inside `pmu/.../`); [`expand_groups`] turns tracepoint
-//! globs into one name per tracepoint before counting.
+//! globs into one name per tracepoint before counting, and on a hybrid host
+//! [`expand_hybrid`] makes each generic hardware event one per core PMU
+//! (`cpu_core/cycles/`, `cpu_atom/cycles/`; see [`hybrid`]).
 
 pub mod generic;
+pub mod hybrid;
 mod modifiers;
 mod raw;
 pub mod sysfs_pmu;
@@ -39,6 +42,7 @@ pub mod tracepoint;
 
 pub use crate::syntax_error::SyntaxError;
 pub use generic::Tool;
+pub use hybrid::expand_hybrid;
 pub use modifiers::{split_suffix, Modifiers, MAX_PRECISE};
 pub use raw::{raw_config, PERF_TYPE_RAW};
 
@@ -143,6 +147,9 @@ fn syntax_err(event: &str, error: SyntaxError) -> Error {
 pub fn resolve(lib: &Library, event: &str, plm: Plm) -> Result<Vec<PerfEvent>> {
     let event = event.trim();
     if event.contains('/') {
+        if let Some(e) = hybrid::resolve_on_core_pmu(lib, event, plm) {
+            return Ok(vec![e?]);
+        }
         return Ok(vec![sysfs(lib.host(), event, plm)?]);
     }
     let tp = match_tracepoint(lib.host(), event, plm);
