@@ -196,11 +196,11 @@ impl<K: Kernel> CounterSet<K> {
                 set.open_group(kernel, lib, &idx, (u, unit), &opts);
             }
         }
-        for i in 0..n {
+        for (i, cpus) in cpus_of.iter().enumerate() {
             if set.opened[i] {
                 set.errors[i] = None;
             } else if set.errors[i].is_none() {
-                let why = match &cpus_of[i] {
+                let why = match cpus {
                     Some(c) => format!(
                         "its core type counts only on CPUs {}, none of those asked for",
                         compact_cpus(c)

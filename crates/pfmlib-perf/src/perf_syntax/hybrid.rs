@@ -15,8 +15,7 @@
 //!   counts on that core type only; opened per CPU, it opens only on the
 //!   CPUs of that PMU ([`event_cpus`]).
 
-use super::{base_attr, split_suffix, syntax_err, Modifiers, PerfEvent, Syntax};
-use crate::error::Result;
+use super::modifiers::split_suffix;
 use pfmlib::{Host, Library, Os, PerfAttr, Plm};
 
 /// The kernel's hybrid CPU PMUs, in the order perf prints their events.
@@ -77,7 +76,7 @@ fn cpu_list(text: &str) -> Option<Vec<u32>> {
 
 /// The attributes of `name` when pfmlib's perf PMU reads it as a generic
 /// hardware or cache event (`cycles`, `LLC-load-misses`); `None` otherwise.
-fn generic_hardware(lib: &Library, name: &str, plm: Plm) -> Option<PerfAttr> {
+pub(crate) fn generic_hardware(lib: &Library, name: &str, plm: Plm) -> Option<PerfAttr> {
     let enc = lib.encode(name, plm, Os::PerfEventExt).ok()?;
     let attr = enc.perf?;
     (enc.pmu == "perf" && matches!(attr.type_, TYPE_HARDWARE | TYPE_HW_CACHE)).then_some(attr)
@@ -130,37 +129,6 @@ pub fn expand_hybrid(lib: &Library, groups: &[Vec<String>]) -> Vec<Vec<String>> 
         }
     }
     out
-}
-
-/// `cpu_core/cycles/[modifiers]`: a generic hardware or cache event on one
-/// hybrid core PMU; `None` when `event` is not of that form (another PMU,
-/// terms, or a name that is not a generic hardware event).
-pub(super) fn resolve_on_core_pmu(
-    lib: &Library,
-    event: &str,
-    plm: Plm,
-) -> Option<Result<PerfEvent>> {
-    let (pmu, rest) = event.split_once('/')?;
-    let (body, suffix) = rest.rsplit_once('/')?;
-    let body = body.trim();
-    if !CORE_PMUS.contains(&pmu) || body.is_empty() || body.contains([',', '=']) {
-        return None;
-    }
-    let core = core_pmus(lib.host()).into_iter().find(|p| p.name == pmu)?;
-    let generic = generic_hardware(lib, body, plm)?;
-    let suffix = suffix.strip_prefix(':').unwrap_or(suffix);
-    let mods = if suffix.is_empty() {
-        None
-    } else {
-        match Modifiers::parse(suffix) {
-            Ok(m) => Some(m),
-            Err(e) => return Some(Err(syntax_err(event, e))),
-        }
-    };
-    let config = (generic.config & 0xffff_ffff) | u64::from(core.type_) << PMU_TYPE_SHIFT;
-    let attr = base_attr(generic.type_, config, plm);
-    let e = PerfEvent::from_attr(event, Syntax::SysfsPmu, attr, None);
-    Some(Ok(e.modified(mods.as_ref())))
 }
 
 /// The CPUs an event of attributes `attr` can count on, when it belongs to
