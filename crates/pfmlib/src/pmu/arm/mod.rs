@@ -5,9 +5,11 @@
 //! - core PMUs: the event number in the event type register
 //!   (`PMEVTYPER<n>_EL0`), with its privilege-level filter bits (exclude
 //!   EL0 bit 31, exclude EL1 bit 30, exclude EL2 bit 27) from `k`, `u`,
-//!   `hv` or the default levels; perf_events gets `PERF_TYPE_RAW` and the
-//!   event number without the filter bits (the kernel sets them from
-//!   `exclude_*`);
+//!   `hv` or the default levels; perf_events gets the event number without
+//!   the filter bits (the kernel sets them from `exclude_*`) and
+//!   `PERF_TYPE_RAW`, or, for a PMU with `perf_name` (libpfm4 upstream, for
+//!   big.LITTLE systems), the type of the first kernel PMU of that
+//!   comma-separated list the kernel publishes (none: not supported);
 //! - uncore PMUs (ThunderX2, Kunpeng): the event code alone, for the
 //!   kernel PMU named by `perf_name`, whose type is read from sysfs;
 //! - detection from `/proc/cpuinfo`'s implementer and part (see
@@ -111,10 +113,32 @@ impl Engine for Arm {
             reg.set_excl_pl1(0);
             reg.set_excl_usr(0);
             reg.set_excl_hyp(0);
-            attr.type_ = PERF_TYPE_RAW;
+            attr.type_ = core_perf_type(ctx, d)?;
             attr.config = reg.0;
         }
         Ok(vec![code])
+    }
+}
+
+/// `perf_event_attr.type` of a core PMU's events, as libpfm4 upstream's
+/// `pfm_arm_get_perf_encoding` finds it (for hybrid big.LITTLE systems):
+/// without `perf_name`, `PERF_TYPE_RAW`; otherwise the type of the first
+/// kernel PMU of its comma-separated list that the kernel publishes with a
+/// type number (a negative one as it is), and none: not supported here.
+fn core_perf_type(ctx: &Ctx, d: &Desc) -> Result<u32> {
+    let Some(names) = d.pmu.perf_name() else {
+        return Ok(PERF_TYPE_RAW);
+    };
+    match super::kernel_type::find_kernel_pmu(&ctx.host, names) {
+        Some((_, t)) => Ok(t as u32),
+        None => Err(crate::error::Error::new(
+            crate::error::ErrorKind::NotSupported,
+            format!(
+                "the kernel publishes none of the perf_events PMUs {names} ({}): {} cannot be encoded for perf_events here",
+                crate::host::EVENT_SOURCES,
+                d.pmu.name()
+            ),
+        )),
     }
 }
 
