@@ -10,7 +10,8 @@ pub struct HostArgs {
     /// Answer for a recorded host: read `/proc` and `/sys` facts under DIR
     /// (DIR/proc/cpuinfo, DIR/sys/bus/event_source/devices/...) instead of
     /// this machine's. On Arm the CPU is identified from DIR/proc/cpuinfo; on
-    /// x86 it is always this machine's (CPUID, which no file can stand for).
+    /// x86 from DIR/proc/cpuinfo when it names one (vendor_id, cpu family,
+    /// model: leaf 0xA then unknown), otherwise it is this machine's (CPUID).
     /// Not for stat or counters, which count on this machine.
     #[arg(long, global = true, value_name = "DIR")]
     host_root: Option<std::path::PathBuf>,
@@ -23,7 +24,7 @@ pub struct HostArgs {
 /// Architecture of a recorded host.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum HostArch {
-    /// x86 (CPU from this machine's CPUID).
+    /// x86 (CPU from the tree's cpuinfo, or this machine's CPUID).
     X86,
     /// 64-bit Arm (libpfm4's arm64 build).
     #[value(alias = "arm64")]

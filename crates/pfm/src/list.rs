@@ -262,6 +262,10 @@ fn write_compact(
 /// A PMU's JSON: its information and the events listed.
 pub fn pmu_json(p: &Pmu, events: &[Event], os: Os) -> Value {
     let mut v = serde_json::to_value(p.info()).unwrap_or(Value::Null);
+    // The kernel PMU a hybrid core PMU counts with, and its CPUs.
+    if let Some(k) = p.kernel_pmu().filter(|k| k.cpus.is_some()) {
+        v["kernel_pmu"] = json!({ "name": k.name, "type": k.type_, "cpus": k.cpus });
+    }
     v["events"] = events
         .iter()
         .map(|e| event_json(e, os))
@@ -312,7 +316,41 @@ fn write_pmu_header(out: &mut impl Write, p: &Pmu, shown: Option<usize>) -> std:
         } else {
             "counters"
         }
-    )
+    )?;
+    // A hybrid core PMU: which kernel PMU, on which CPUs.
+    if let Some((k, cpus)) = p.kernel_pmu().and_then(|k| k.cpus.clone().map(|c| (k, c))) {
+        writeln!(
+            out,
+            "  counts on CPUs {} (kernel PMU {}, type {})",
+            cpu_ranges(&cpus),
+            k.name,
+            k.type_
+        )?;
+    }
+    Ok(())
+}
+
+/// `0-15,20` for sorted CPU numbers.
+fn cpu_ranges(cpus: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            cpus[i].to_string()
+        } else {
+            format!("{}-{}", cpus[i], cpus[j])
+        });
+        i = j + 1;
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(",")
+    }
 }
 
 /// One event in full: name, code and flags, description, unit masks, modifiers.

@@ -194,3 +194,60 @@ fn a_big_little_host_shows_both_kinds_of_cores() {
         "{line}"
     );
 }
+
+/// The recorded hybrid host of pfmlib-perf's tests (an Alder Lake of our
+/// own making: cpu_core type 8 on CPUs 0-15, cpu_atom type 10 on 16-19).
+fn adl_root() -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pfmlib-perf/tests/trees/adl_host")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn a_recorded_hybrid_host_shows_both_core_pmus_and_their_cpus() {
+    let root = adl_root();
+    let pmus = present(std::path::Path::new(&root), &[]);
+    assert_eq!(pmus, ["adl_glc", "adl_grt", "perf", "perf_raw"]);
+    let o = pfm(&["--host-root", &root, "list", "--pmu", "adl_glc"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("  counts on CPUs 0-15 (kernel PMU cpu_core, type 8)\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = pfm(&["--host-root", &root, "list", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let kernel = |name: &str| {
+        doc["pmus"]
+            .as_array()
+            .and_then(|a| a.iter().find(|p| p["name"] == name))
+            .map(|p| p["kernel_pmu"].clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        kernel("adl_grt"),
+        serde_json::json!({"name": "cpu_atom", "type": 10, "cpus": [16, 17, 18, 19]})
+    );
+    assert_eq!(kernel("adl_glc")["cpus"].as_array().map(Vec::len), Some(16));
+    assert!(kernel("perf").is_null());
+}
+
+#[test]
+fn hybrid_events_encode_for_their_core_pmu() {
+    let root = adl_root();
+    for (ev, type_) in [
+        ("adl_grt::UOPS_RETIRED:ALL", "10"),
+        ("adl_glc::INST_RETIRED:ANY_P", "8"),
+    ] {
+        let o = pfm(&["--host-root", &root, "check", "--os", "perf", ev]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("perf type"))
+            .unwrap_or_default();
+        assert!(line.ends_with(type_), "{ev}: {out}");
+    }
+}

@@ -6,7 +6,7 @@ use crate::counter::{group_ioctl, open_leader, read_group, Counter, Options, Rea
 use crate::error::{Error, Result};
 use crate::kernel::{Ioctl, Kernel, Real};
 use crate::perf_syntax;
-use pfmlib::Library;
+use pfmlib::{Library, Plm};
 
 /// Where a [`CounterSet`] counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +59,49 @@ impl Scope {
                 .collect(),
         }
     }
+}
+
+/// For each event, the CPUs it can count on when it belongs to one of the
+/// host's hybrid core PMUs (`cpu_core`, `cpu_atom`); `None`: any CPU.
+fn event_cpus(lib: &Library, names: &[String]) -> Vec<Option<Vec<u32>>> {
+    if perf_syntax::hybrid::core_pmus(lib.host()).is_empty() {
+        return vec![None; names.len()];
+    }
+    names
+        .iter()
+        .map(|n| {
+            let e = perf_syntax::resolve_one(lib, n, Plm::DEFAULT).ok()?;
+            perf_syntax::hybrid::event_cpus(lib.host(), &e.attr)
+        })
+        .collect()
+}
+
+/// Whether an event that counts on `cpus` (`None`: any) is opened on
+/// `unit`: a thread always, a CPU only if it is one of them.
+fn counts_on(cpus: Option<&[u32]>, unit: Target) -> bool {
+    match (cpus, unit) {
+        (Some(c), Target::Cpu(cpu) | Target::Cgroup { cpu, .. }) => c.contains(&cpu),
+        _ => true,
+    }
+}
+
+/// `0-15,20` for the CPUs `cpus` (sorted).
+fn compact_cpus(cpus: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            cpus[i].to_string()
+        } else {
+            format!("{}-{}", cpus[i], cpus[j])
+        });
+        i = j + 1;
+    }
+    parts.join(",")
 }
 
 /// One group as opened on one thread or CPU: `(event index, counter)`,
@@ -139,25 +182,32 @@ impl<K: Kernel> CounterSet<K> {
             workload,
             units: units.len(),
         };
+        let cpus_of = event_cpus(lib, &set.names);
         for (u, &unit) in units.iter().enumerate() {
             let mut first = 0;
             for g in groups {
-                // A tool event (duration_time) is one value, not one per thread or CPU.
+                // A tool event (duration_time) is one value, not one per thread or CPU;
+                // a hybrid core PMU's event opens only on that PMU's CPUs.
                 let idx: Vec<usize> = (first..first + g.len())
                     .filter(|&i| u == 0 || !perf_syntax::is_tool(&set.names[i]))
+                    .filter(|&i| counts_on(cpus_of[i].as_deref(), unit))
                     .collect();
                 first += g.len();
                 set.open_group(kernel, lib, &idx, (u, unit), &opts);
             }
         }
-        for i in 0..n {
+        for (i, cpus) in cpus_of.iter().enumerate() {
             if set.opened[i] {
                 set.errors[i] = None;
             } else if set.errors[i].is_none() {
-                set.errors[i] = Some(Error::Unsupported(format!(
-                    "{}: nothing to count on (no thread or CPU)",
-                    set.names[i]
-                )));
+                let why = match cpus {
+                    Some(c) => format!(
+                        "its core type counts only on CPUs {}, none of those asked for",
+                        compact_cpus(c)
+                    ),
+                    None => "nothing to count on (no thread or CPU)".to_string(),
+                };
+                set.errors[i] = Some(Error::Unsupported(format!("{}: {why}", set.names[i])));
             }
         }
         set

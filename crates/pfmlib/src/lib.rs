@@ -49,7 +49,8 @@ pub use host::{Arch, ArchPerfmon, Host};
 pub use kernel::PerfAttr;
 pub use library::{encode, find_event, Event, Library, Options, PerfSettings, Pmu};
 pub use model::{
-    AttrCtrl, AttrInfo, AttrType, EventInfo, Os, Plm, PmuInfo, PmuKind, Speculation, Vendor,
+    AttrCtrl, AttrInfo, AttrType, EventInfo, KernelPmu, Os, Plm, PmuInfo, PmuKind, Speculation,
+    Vendor,
 };
 pub use os::Encoding;
 /// The kernel's `perf_event_attr` (from `perf-event-open-sys`), which

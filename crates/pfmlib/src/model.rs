@@ -274,6 +274,21 @@ pub struct PmuInfo {
     pub supported_plm: Plm,
 }
 
+/// The kernel's perf_events PMU a pfmlib PMU encodes its events for on
+/// the library's host (see [`crate::Pmu::kernel_pmu`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct KernelPmu {
+    /// Its name under `/sys/bus/event_source/devices` (`cpu_core`).
+    pub name: &'static str,
+    /// The number its `type` file holds: `perf_event_attr.type`.
+    pub type_: i32,
+    /// The CPUs it counts on, from its `cpus` file (hybrid core PMUs have
+    /// one); `None` without the file or when it is not a CPU list.
+    pub cpus: Option<Vec<u32>>,
+}
+
 /// Information about one event (libpfm4's `pfm_event_info_t`).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]

@@ -411,6 +411,8 @@ const KUNPENG_TYPES: &[(&str, &str)] = &[
 ];
 const TX2_TYPES: &[(&str, &str)] = &[
     ("armv8_pmuv3_0", "8\n"),
+    // The core PMU's own kernel PMU (arm_thunderx2's perf_name upstream).
+    ("armv8_cavium_thunder", "9\n"),
     ("uncore_dmc_0", "11\n"),
     ("uncore_l3c_1", " 12"),
     ("uncore_ccpi2_0", "13\n"),
@@ -431,6 +433,29 @@ const TX2_STRINGS: &[&str] = &[
     "tx2_dmc1::UNC_DMC_READS",
     "arm_thunderx2::CPU_CYCLES",
 ];
+
+/// libpfm4 4.13 gives every Arm core PMU `PERF_TYPE_RAW` (4); upstream
+/// and pfmlib give the type of the kernel PMU its `perf_name` names
+/// (`common::arm::PERF_TYPE_FROM_SYSFS`): against a 4.13 oracle that line
+/// is the expected difference, taken as pfmlib's once checked to be it
+/// (libpfm4 type 4, pfmlib the tree's type, same fully-qualified string).
+fn with_expected_413(strings: &[&str], ours: &[String], theirs: Vec<String>) -> Vec<String> {
+    theirs
+        .into_iter()
+        .zip(strings.iter().zip(ours))
+        .map(|(t, (s, o))| {
+            let from_sysfs = common::arm::PERF_TYPE_FROM_SYSFS
+                .iter()
+                .any(|p| s.starts_with(&format!("{p}::")));
+            let expected = t.replacen(": type 4 ", ": type 9 ", 1) == *o;
+            if from_sysfs && expected && t != *o {
+                o.clone()
+            } else {
+                t
+            }
+        })
+        .collect()
+}
 
 /// What an encoding gave, as one comparable line.
 fn outcome(ret: Result<(u32, u64, String), i32>) -> String {
@@ -641,6 +666,7 @@ fn libpfm4_reads_the_same_kernel_pmu_types() {
         )
         .expect("libpfm4 ran");
         assert_eq!(pfmlib_present(h), present, "{name}: present PMUs");
+        let theirs = with_expected_413(strings, &ours, theirs);
         assert_eq!(ours, theirs, "{name}: perf_event encodings");
         eprintln!("{name}: {} encodings agree with libpfm4", ours.len());
     }

@@ -1,6 +1,7 @@
-//! Detection of the Skylake, Ice Lake, Sapphire Rapids, Emerald Rapids and
-//! Granite Rapids core PMUs, as libpfm4 detects them (4.13; emr and gnr as
-//! upstream does) (`pfm_intel_x86_model_detect`, and the stepping
+//! Detection of the Skylake, Ice Lake, Sapphire Rapids, Emerald Rapids,
+//! Granite Rapids and hybrid Alder Lake / Raptor Lake (both core PMUs) core
+//! PMUs, as libpfm4 detects them (4.13; emr, gnr and adl as upstream does)
+//! (`pfm_intel_x86_model_detect`, and the stepping
 //! test that tells Skylake X from Cascade Lake X): synthetic hosts for every
 //! model of every PMU, neighbours that must not match, and recorded CPUID
 //! leaves decoded the way libpfm4 decodes them (extended model folded in).
@@ -18,6 +19,10 @@ const PMUS: &[(&str, &[u32], std::ops::RangeInclusive<u32>)] = &[
     ("spr", &[143], 0..=15),
     ("emr", &[207], 0..=15),
     ("gnr", &[173, 174], 0..=15),
+    // Hybrid Alder Lake / Raptor Lake (libpfm4 upstream): both core PMUs on
+    // every model.
+    ("adl_glc", &[0x97, 0x9a, 0xb7, 0xba, 0xbf], 0..=15),
+    ("adl_grt", &[0x97, 0x9a, 0xb7, 0xba, 0xbf], 0..=15),
 ];
 
 fn host(vendor: Vendor, family: u32, model: u32, stepping: u32) -> Host {
@@ -69,6 +74,9 @@ fn the_active_core_pmu_answers_unprefixed_events() {
         (207, 2, "emr"),
         (173, 1, "gnr"),
         (174, 1, "gnr"),
+        // Hybrid: the P-core PMU comes first in libpfm4's lookup order.
+        (0x97, 2, "adl_glc"),
+        (0xb7, 1, "adl_glc"),
     ] {
         let lib = Library::with_host(host(Vendor::Intel, 6, model, stepping));
         let ev = lib.find_event("INST_RETIRED").expect("found");
@@ -132,6 +140,20 @@ fn recorded_cpuid_leaves() {
     ] {
         let h = Host::from_cpuid(intel_cpu(eax1), None);
         assert_eq!(present(h), [want], "CPUID.1:EAX {eax1:#x}");
+    }
+    for eax1 in [
+        0x0009_0672, // Alder Lake S, model 0x97
+        0x0009_06a3, // Alder Lake P, model 0x9a
+        0x000b_0671, // Raptor Lake S, model 0xb7
+        0x000b_06a2, // Raptor Lake P, model 0xba
+        0x000b_06f2, // Raptor Lake S refresh, model 0xbf
+    ] {
+        let h = Host::from_cpuid(intel_cpu(eax1), None);
+        assert_eq!(
+            present(h),
+            ["adl_glc", "adl_grt"],
+            "hybrid CPUID.1:EAX {eax1:#x}"
+        );
     }
     // Family 15 with extended family: never one of these.
     let h = Host::from_cpuid(intel_cpu(0x0010_0f55), None);

@@ -87,7 +87,13 @@ pub fn classify(lib: &Library, ev: &str) -> Kind {
     let Ok(p) = pfmlib_perf::perf_syntax::resolve_one(lib, ev, Plm::DEFAULT).map(|e| e.attr) else {
         return Kind::Other;
     };
-    match (p.type_, p.config) {
+    // A hybrid core PMU's generic event carries the PMU's type in config
+    // bits 32-63 (`cpu_core/cycles/`): the event is the same.
+    let config = match p.type_ {
+        PERF_TYPE_HARDWARE | PERF_TYPE_HW_CACHE => p.config & 0xffff_ffff,
+        _ => p.config,
+    };
+    match (p.type_, config) {
         (PERF_TYPE_SOFTWARE, SW_CPU_CLOCK | SW_TASK_CLOCK) => Kind::Clock,
         (PERF_TYPE_SOFTWARE, SW_FIRST_RATE..=SW_LAST_RATE) => Kind::SwRate,
         (PERF_TYPE_HARDWARE, HW_CPU_CYCLES) => Kind::Cycles,

@@ -79,11 +79,21 @@ impl Metric {
 /// The metric of an event of `kind` whose count is `v`, from the means of
 /// the other events of `all` (the first counted one of each kind) and the
 /// elapsed time in nanoseconds.
-pub fn derive(kind: Kind, v: f64, all: &[EventStats], elapsed_ns: f64) -> Option<Metric> {
+///
+/// On a hybrid host the divisor is taken from the same core PMU when there
+/// is one (`cpu_atom/instructions/` over `cpu_atom/cycles/`), as perf does.
+pub fn derive(
+    kind: Kind,
+    name: &str,
+    v: f64,
+    all: &[EventStats],
+    elapsed_ns: f64,
+) -> Option<Metric> {
+    let own = core_pmu(name);
     let mean_of = |k: Kind| {
-        all.iter()
-            .find(|e| e.kind == k && e.counted())
-            .map(|e| e.value.mean)
+        let mut of_kind = all.iter().filter(|e| e.kind == k && e.counted());
+        let same = own.and_then(|p| of_kind.clone().find(|e| core_pmu(&e.name) == Some(p)));
+        same.or_else(|| of_kind.next()).map(|e| e.value.mean)
     };
     // The divisor's mean, when it is there and positive.
     let positive = |k: Kind| mean_of(k).filter(|m| *m > 0.0);
@@ -103,6 +113,15 @@ pub fn derive(kind: Kind, v: f64, all: &[EventStats], elapsed_ns: f64) -> Option
         // too, as perf): per second of task clock.
         _ => rate(v, mean_of(Kind::Clock)?),
     }
+}
+
+/// The hybrid core PMU an event string names (`cpu_core` of
+/// `cpu_core/cycles/`), if any.
+fn core_pmu(name: &str) -> Option<&str> {
+    let (pmu, _) = name.split_once('/')?;
+    pfmlib_perf::perf_syntax::hybrid::CORE_PMUS
+        .contains(&pmu)
+        .then_some(pmu)
 }
 
 /// `v` per second of `clock_ns`, in the largest unit of [`RATE_UNITS`] it reaches.
@@ -159,17 +178,55 @@ mod tests {
             ev(Kind::L1dLoads, Some(400.0)),
             ev(Kind::CacheRefs, None),
         ];
-        let m = derive(Kind::L1dLoadMisses, 100.0, &all, 1e9).unwrap();
+        let m = derive(Kind::L1dLoadMisses, "x", 100.0, &all, 1e9).unwrap();
         assert_eq!(
             (m.value, m.unit, m.percent),
             (25.0, "of all L1-dcache accesses", true)
         );
         // Never from a <not supported> count.
-        assert_eq!(derive(Kind::CacheMisses, 5.0, &all, 1e9), None);
+        assert_eq!(derive(Kind::CacheMisses, "x", 5.0, &all, 1e9), None);
         // Loads are counted per second of task clock.
         assert_eq!(
-            derive(Kind::L1dLoads, 4e6, &all, 1e9).map(|m| m.unit),
+            derive(Kind::L1dLoads, "x", 4e6, &all, 1e9).map(|m| m.unit),
             Some("M/sec")
         );
+    }
+
+    #[test]
+    fn hybrid_ratios_pair_events_of_one_core_type() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../pfmlib-perf/tests/trees/adl_host");
+        let lib = Library::with_host(pfmlib::Host::detect_with_root(pfmlib::Arch::X86, root));
+        let groups = vec![vec!["cycles".to_string()], vec!["instructions".to_string()]];
+        let names: Vec<String> = pfmlib_perf::perf_syntax::expand_hybrid(&lib, &groups)
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "cpu_core/cycles/",
+                "cpu_atom/cycles/",
+                "cpu_core/instructions/",
+                "cpu_atom/instructions/"
+            ]
+        );
+        let ev = |name: &str, v: f64| {
+            let mut e = EventStats::new(name.to_string(), classify(&lib, name));
+            e.value = crate::stat::stats::Stats::of(v);
+            e
+        };
+        let all = [
+            ev("cpu_core/cycles/", 1000.0),
+            ev("cpu_atom/cycles/", 400.0),
+            ev("cpu_core/instructions/", 3000.0),
+            ev("cpu_atom/instructions/", 200.0),
+        ];
+        assert!(all[..2].iter().all(|e| e.kind == Kind::Cycles));
+        assert!(all[2..].iter().all(|e| e.kind == Kind::Instructions));
+        let ipc =
+            |e: &EventStats| derive(e.kind, &e.name, e.value.mean, &all, 1e9).map(|m| m.value);
+        assert_eq!(ipc(&all[2]), Some(3.0));
+        assert_eq!(ipc(&all[3]), Some(0.5));
     }
 }

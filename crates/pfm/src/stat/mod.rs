@@ -48,6 +48,9 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     let mut req = Request::of(&a)?;
     // perf's tracepoint globs (`syscalls:sys_enter_get*`) become one event each.
     req.groups = pfmlib_perf::perf_syntax::expand_groups(lib.host(), &req.groups)?;
+    // On a hybrid host a generic hardware event counts on each core type,
+    // printed as perf prints it (`cpu_core/cycles/`, `cpu_atom/cycles/`).
+    req.groups = pfmlib_perf::perf_syntax::expand_hybrid(lib, &req.groups);
     let style = Style {
         thousands: (req.format == args::Format::Text && !a.no_big_num)
             .then(pfmlib_perf::thousands_separator)

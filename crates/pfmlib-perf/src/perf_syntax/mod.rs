@@ -29,9 +29,12 @@
 //!
 //! [`parse_event_list`] splits `-e` lists (groups `{a,b}`, group modifiers
 //! `{a,b}:u`, commas inside `pmu/.../`); [`expand_groups`] turns tracepoint
-//! globs into one name per tracepoint before counting.
+//! globs into one name per tracepoint before counting, and on a hybrid host
+//! [`expand_hybrid`] makes each generic hardware event one per core PMU
+//! (`cpu_core/cycles/`, `cpu_atom/cycles/`; see [`hybrid`]).
 
 pub mod generic;
+pub mod hybrid;
 mod modifiers;
 mod raw;
 pub mod sysfs_pmu;
@@ -39,6 +42,7 @@ pub mod tracepoint;
 
 pub use crate::syntax_error::SyntaxError;
 pub use generic::Tool;
+pub use hybrid::expand_hybrid;
 pub use modifiers::{split_suffix, Modifiers, MAX_PRECISE};
 pub use raw::{raw_config, PERF_TYPE_RAW};
 
@@ -143,6 +147,9 @@ fn syntax_err(event: &str, error: SyntaxError) -> Error {
 pub fn resolve(lib: &Library, event: &str, plm: Plm) -> Result<Vec<PerfEvent>> {
     let event = event.trim();
     if event.contains('/') {
+        if let Some(e) = on_core_pmu(lib, event, plm) {
+            return Ok(vec![e?]);
+        }
         return Ok(vec![sysfs(lib.host(), event, plm)?]);
     }
     let tp = match_tracepoint(lib.host(), event, plm);
@@ -243,6 +250,36 @@ fn pfmlib_event(lib: &Library, event: &str, plm: Plm) -> Result<PerfEvent> {
         detail: "the encoding has no perf_event_attr".into(),
     })?;
     Ok(PerfEvent::from_attr(event, Syntax::Pfmlib, attr, enc.cpu))
+}
+
+/// `cpu_core/cycles/[modifiers]`: a generic hardware or cache event on one
+/// hybrid core PMU ([`hybrid`]), its PMU's type in `config` bits 32-63;
+/// `None` when `event` is not of that form (another PMU, terms, or a name
+/// that is not a generic hardware event).
+fn on_core_pmu(lib: &Library, event: &str, plm: Plm) -> Option<Result<PerfEvent>> {
+    let (pmu, rest) = event.split_once('/')?;
+    let (body, suffix) = rest.rsplit_once('/')?;
+    let body = body.trim();
+    if !hybrid::CORE_PMUS.contains(&pmu) || body.is_empty() || body.contains([',', '=']) {
+        return None;
+    }
+    let core = hybrid::core_pmus(lib.host())
+        .into_iter()
+        .find(|p| p.name == pmu)?;
+    let generic = hybrid::generic_hardware(lib, body, plm)?;
+    let suffix = suffix.strip_prefix(':').unwrap_or(suffix);
+    let mods = if suffix.is_empty() {
+        None
+    } else {
+        match Modifiers::parse(suffix) {
+            Ok(m) => Some(m),
+            Err(e) => return Some(Err(syntax_err(event, e))),
+        }
+    };
+    let config = (generic.config & 0xffff_ffff) | u64::from(core.type_) << hybrid::PMU_TYPE_SHIFT;
+    let attr = base_attr(generic.type_, config, plm);
+    let e = PerfEvent::from_attr(event, Syntax::SysfsPmu, attr, None);
+    Some(Ok(e.modified(mods.as_ref())))
 }
 
 /// `pmu/terms/[modifiers]`.

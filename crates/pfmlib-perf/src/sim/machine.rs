@@ -36,6 +36,88 @@ pub struct SimConfig {
     pub validate_groups: bool,
     /// Accept `PERF_SAMPLE_READ` with inheritance (Linux 6.12+).
     pub sample_read_inherit: bool,
+    /// A hybrid machine: two core PMUs (`None`: one CPU PMU).
+    pub hybrid: Option<SimHybrid>,
+}
+
+/// The two core PMUs of a hybrid machine (Intel's `cpu_core` and
+/// `cpu_atom`): CPUs `0..core_cpus` are performance cores, the others
+/// efficiency cores. An event belongs to the performance-core PMU when its
+/// type is `core_type`, or it is a generic hardware or cache event with
+/// `core_type` in `config` bits 32-63 (or none: the legacy form), or a raw
+/// one; to the efficiency-core PMU likewise with `atom_type`. Opened on a
+/// CPU of the other kind it fails with `ENOENT`; opened on a task, it counts
+/// only while the task runs on its kind of core: `core_percent` of the time
+/// on performance cores, the rest on efficiency cores.
+///
+/// ```
+/// use pfmlib_perf::sim::{SimConfig, SimHybrid};
+/// let cfg = SimConfig::default().cpus(6).hybrid(SimHybrid::new(8, 10, 4, 75));
+/// assert_eq!(cfg.hybrid.unwrap().atom_type, 10);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SimHybrid {
+    /// `perf_event_attr.type` of the performance-core PMU.
+    pub core_type: u32,
+    /// `perf_event_attr.type` of the efficiency-core PMU.
+    pub atom_type: u32,
+    /// How many CPUs, from 0, are performance cores.
+    pub core_cpus: u32,
+    /// Share of a task's time on performance cores, in percent (0-100).
+    pub core_percent: u64,
+}
+
+impl SimHybrid {
+    /// Two core PMUs of types `core_type` and `atom_type`, the first
+    /// `core_cpus` CPUs performance cores, tasks on them `core_percent`% of
+    /// the time.
+    pub fn new(core_type: u32, atom_type: u32, core_cpus: u32, core_percent: u64) -> SimHybrid {
+        SimHybrid {
+            core_type,
+            atom_type,
+            core_cpus,
+            core_percent: core_percent.min(100),
+        }
+    }
+
+    /// Which core PMU an event of `type_`/`config` belongs to, if any
+    /// (`Err`: a generic event naming a PMU that is neither).
+    fn pmu_of(&self, type_: u32, config: u64) -> Result<Option<CoreKind>, i32> {
+        let by_type = |t: u32| match t {
+            t if t == self.core_type => Some(CoreKind::Performance),
+            t if t == self.atom_type => Some(CoreKind::Efficiency),
+            _ => None,
+        };
+        match type_ {
+            pb::PERF_TYPE_HARDWARE | pb::PERF_TYPE_HW_CACHE => match (config >> 32) as u32 {
+                0 => Ok(Some(CoreKind::Performance)),
+                t => by_type(t).map(Some).ok_or(libc::ENOENT),
+            },
+            pb::PERF_TYPE_RAW => Ok(by_type(type_).or(Some(CoreKind::Performance))),
+            t => Ok(by_type(t)),
+        }
+    }
+
+    /// Does `cpu` belong to `kind`?
+    fn has_cpu(&self, kind: CoreKind, cpu: u32) -> bool {
+        (cpu < self.core_cpus) == (kind == CoreKind::Performance)
+    }
+
+    /// Percent of a task's time on `kind`.
+    fn percent(&self, kind: CoreKind) -> u64 {
+        match kind {
+            CoreKind::Performance => self.core_percent,
+            CoreKind::Efficiency => 100 - self.core_percent,
+        }
+    }
+}
+
+/// A kind of core of a hybrid machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CoreKind {
+    Performance,
+    Efficiency,
 }
 
 impl Default for SimConfig {
@@ -53,7 +135,16 @@ impl Default for SimConfig {
             max_precise: 3,
             validate_groups: true,
             sample_read_inherit: false,
+            hybrid: None,
         }
+    }
+}
+
+impl SimConfig {
+    /// Makes the machine hybrid (see [`SimHybrid`]).
+    pub fn hybrid(mut self, h: SimHybrid) -> SimConfig {
+        self.hybrid = Some(h);
+        self
     }
 }
 
@@ -116,14 +207,19 @@ pub(crate) struct Event {
     /// The user page's fields.
     lock: u32,
     offset: i64,
+    /// The CPU it was opened on (-1: any).
+    cpu: i32,
+    /// On a hybrid machine, the core PMU it belongs to.
+    core: Option<CoreKind>,
 }
 
 impl Event {
     fn hardware(&self) -> bool {
-        matches!(
-            self.type_,
-            pb::PERF_TYPE_HARDWARE | pb::PERF_TYPE_HW_CACHE | pb::PERF_TYPE_RAW
-        )
+        self.core.is_some()
+            || matches!(
+                self.type_,
+                pb::PERF_TYPE_HARDWARE | pb::PERF_TYPE_HW_CACHE | pb::PERF_TYPE_RAW
+            )
     }
 
     /// Counts per nanosecond on the PMU, as a fraction: fixed per event so
@@ -132,7 +228,15 @@ impl Event {
         if self.exclude_user && self.exclude_kernel {
             return (0, 1);
         }
-        match (self.type_, self.config) {
+        let generic = matches!(self.type_, pb::PERF_TYPE_HARDWARE | pb::PERF_TYPE_HW_CACHE);
+        // A hybrid PMU's native events count as raw ones; generic ones lose
+        // the PMU type in their upper config bits.
+        let (type_, config) = match self.core {
+            Some(_) if generic => (self.type_, self.config & 0xffff_ffff),
+            Some(_) => (pb::PERF_TYPE_RAW, self.config),
+            None => (self.type_, self.config),
+        };
+        match (type_, config) {
             (pb::PERF_TYPE_HARDWARE, 0) => (3, 1),       // cycles
             (pb::PERF_TYPE_HARDWARE, 1) => (2, 1),       // instructions
             (pb::PERF_TYPE_HARDWARE, _) => (1, 10),      // other hardware events
@@ -215,10 +319,16 @@ impl Machine {
             return Some(errno);
         }
         let cfg = &self.cfg;
-        let hardware = matches!(
-            a.type_,
-            pb::PERF_TYPE_HARDWARE | pb::PERF_TYPE_HW_CACHE | pb::PERF_TYPE_RAW
-        );
+        let core = match cfg.hybrid.map(|h| h.pmu_of(a.type_, a.config)) {
+            Some(Err(errno)) => return Some(errno),
+            Some(Ok(k)) => k,
+            None => None,
+        };
+        let hardware = core.is_some()
+            || matches!(
+                a.type_,
+                pb::PERF_TYPE_HARDWARE | pb::PERF_TYPE_HW_CACHE | pb::PERF_TYPE_RAW
+            );
         if pid > 0 && !self.tasks.contains(&pid) {
             return Some(libc::ESRCH);
         }
@@ -227,6 +337,11 @@ impl Machine {
         }
         if hardware && !cfg.hardware_pmu {
             return Some(libc::ENOENT);
+        }
+        if let (Some(h), Some(k)) = (cfg.hybrid, core) {
+            if cpu >= 0 && !h.has_cpu(k, cpu as u32) {
+                return Some(libc::ENOENT);
+            }
         }
         if hardware && a.precise_ip() > u64::from(cfg.max_precise) {
             return Some(libc::EOPNOTSUPP);
@@ -269,7 +384,13 @@ impl Machine {
             return Err(errno);
         }
         let idx = self.events.len();
+        let core = self
+            .cfg
+            .hybrid
+            .and_then(|h| h.pmu_of(a.type_, a.config).ok().flatten());
         self.events.push(Event {
+            cpu,
+            core,
             type_: a.type_,
             config: a.config,
             exclude_user: a.exclude_user() != 0,
@@ -407,12 +528,18 @@ impl Machine {
                 continue;
             }
             let running = self.running(i);
+            let hybrid = self.cfg.hybrid;
             let e = &mut self.events[i];
             e.time_enabled += ns;
             if running {
+                // A task's hybrid event runs while the task is on its kind of core.
+                let on = match (hybrid, e.core) {
+                    (Some(h), Some(k)) if e.cpu < 0 => ns * h.percent(k) / 100,
+                    _ => ns,
+                };
                 let (num, den) = e.rate();
-                let d = ns * num / den;
-                e.time_running += ns;
+                let d = on * num / den;
+                e.time_running += on;
                 e.count += d;
                 e.hw = e.hw.wrapping_add(d) & mask;
             }

@@ -33,7 +33,7 @@
 
 mod machine;
 
-pub use machine::SimConfig;
+pub use machine::{SimConfig, SimHybrid};
 
 use crate::env::Environment;
 use crate::kernel::{sealed, Ioctl, Kernel, KernelAttr, UserPage};

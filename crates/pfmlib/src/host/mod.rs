@@ -126,14 +126,32 @@ impl Host {
 
     /// This machine's CPU with the kernel files of a recorded tree: a host
     /// of architecture `arch` whose `/sys` and `/proc` are under `root`. On
-    /// Arm the CPU is read from `root/proc/cpuinfo` (as [`Host::from_root`]);
-    /// on x86 it comes from the CPUID instruction of the running machine
-    /// (no file can stand for it), or is unknown where this program does not
-    /// run on x86.
+    /// Arm the CPU is read from `root/proc/cpuinfo` (as [`Host::from_root`]).
+    /// On x86 it is the recorded one when `root/proc/cpuinfo` names it
+    /// (`vendor_id`, `cpu family` and `model` of its first processor, and
+    /// `stepping`; CPUID leaf 0xA is then unknown, so `ix86arch` is not
+    /// present), otherwise the running machine's (the CPUID instruction),
+    /// or unknown where this program does not run on x86.
+    ///
+    /// ```
+    /// use pfmlib::{Arch, Host, Vendor};
+    /// let dir = std::env::temp_dir().join(format!("pfmlib-doc-adl-{}", std::process::id()));
+    /// std::fs::create_dir_all(dir.join("proc")).unwrap();
+    /// std::fs::write(
+    ///     dir.join("proc/cpuinfo"),
+    ///     "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 151\nstepping\t: 2\n\n",
+    /// )
+    /// .unwrap();
+    /// let h = Host::detect_with_root(Arch::X86, dir.clone());
+    /// assert_eq!((h.vendor, h.family, h.model, h.stepping), (Vendor::Intel, 6, 0x97, 2));
+    /// # std::fs::remove_dir_all(dir).unwrap();
+    /// ```
     pub fn detect_with_root(arch: Arch, root: PathBuf) -> Host {
         let mut h = Host::from_root(arch, root);
         if arch == Arch::X86 {
-            if let Some(c) = cpu::native() {
+            if let Some(c) = h.facts.read(CPUINFO).and_then(|t| x86_cpuinfo(&t)) {
+                h.set_cpu(c);
+            } else if let Some(c) = cpu::native() {
                 h.set_cpu(c);
             }
         }
@@ -234,6 +252,13 @@ impl Host {
         self.facts.read(&format!("{EVENT_SOURCES}/{name}/type"))
     }
 
+    /// The `cpus` file of the kernel's perf_events PMU `name` (the CPUs a
+    /// hybrid core PMU such as `cpu_core` or `cpu_atom` counts on), if
+    /// present.
+    pub fn perf_pmu_cpus(&self, name: &str) -> Option<Arc<str>> {
+        self.facts.read(&format!("{EVENT_SOURCES}/{name}/cpus"))
+    }
+
     fn from_facts(arch: Arch, facts: Facts) -> Host {
         let mut h = Host::synthetic(Vendor::Other, 0, 0);
         h.arch = arch;
@@ -286,6 +311,32 @@ impl Host {
         self.perf_events = paranoid.is_some();
         self.perf_event_paranoid = paranoid.and_then(|s| s.trim().parse().ok());
     }
+}
+
+/// An x86 CPU's identity from the first processor of a recorded
+/// `/proc/cpuinfo` (`vendor_id`, `cpu family`, `model` in decimal, and
+/// `stepping`, 0 when absent); `None` unless the first three are there.
+fn x86_cpuinfo(text: &str) -> Option<cpu::CpuFacts> {
+    let block = text.split("\n\n").next().unwrap_or_default();
+    let field = |key: &str| {
+        block.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            (k.trim() == key).then(|| v.trim())
+        })
+    };
+    let vendor = match field("vendor_id")? {
+        "GenuineIntel" => Vendor::Intel,
+        "AuthenticAMD" => Vendor::Amd,
+        _ => Vendor::Other,
+    };
+    Some(cpu::CpuFacts {
+        vendor,
+        family: field("cpu family")?.parse().ok()?,
+        model: field("model")?.parse().ok()?,
+        stepping: field("stepping").and_then(|s| s.parse().ok()).unwrap_or(0),
+        brand: field("model name").map(str::to_string),
+        arch_perfmon: None,
+    })
 }
 
 /// Is `name`, an entry of `/sys/bus/event_source/devices`, the kernel's

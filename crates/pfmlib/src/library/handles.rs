@@ -3,7 +3,7 @@
 
 use crate::attrs::{self, AttrEntry};
 use crate::ctx::Ctx;
-use crate::model::{AttrInfo, EventInfo, Os, Plm, PmuInfo};
+use crate::model::{AttrInfo, EventInfo, KernelPmu, Os, Plm, PmuInfo};
 use crate::os::event_index;
 use crate::pmu::engine;
 use crate::tables::{pool_cstr, EventDesc, PmuDesc, EVENT_INDEX_SHIFT};
@@ -48,6 +48,32 @@ impl<'a> Pmu<'a> {
             nevents: self.events().count(),
             supported_plm: Plm::from_bits(self.desc.supported_plm()).unwrap_or_default(),
         }
+    }
+
+    /// The kernel's perf_events PMU this PMU's events are encoded for on the
+    /// library's host: the first name of the table's `perf_name` (a
+    /// comma-separated list) that the kernel publishes with a type number,
+    /// with the CPUs of its `cpus` file. `None` for a PMU without
+    /// `perf_name` (its events go to `PERF_TYPE_RAW`, or to the perf
+    /// generic types) or when the kernel publishes none of its names.
+    ///
+    /// ```
+    /// use pfmlib::{Host, Library, Vendor};
+    /// let adl = Host::synthetic(Vendor::Intel, 6, 0x97)
+    ///     .with_file("/sys/bus/event_source/devices/cpu_atom/type", "10\n")
+    ///     .with_file("/sys/bus/event_source/devices/cpu_atom/cpus", "16-23\n");
+    /// let lib = Library::with_host(adl);
+    /// let k = lib.pmu("adl_grt").unwrap().kernel_pmu().unwrap();
+    /// assert_eq!((k.name, k.type_), ("cpu_atom", 10));
+    /// assert_eq!(k.cpus, Some((16..=23).collect()));
+    /// ```
+    pub fn kernel_pmu(&self) -> Option<KernelPmu> {
+        let host = &self.ctx.host;
+        let (name, type_) = crate::pmu::kernel_type::find_kernel_pmu(host, self.desc.perf_name()?)?;
+        let cpus = host
+            .perf_pmu_cpus(name)
+            .and_then(|t| crate::pmu::kernel_type::parse_cpu_list(&t));
+        Some(KernelPmu { name, type_, cpus })
     }
 
     /// The events of this PMU available here, in table order. The iterator

@@ -39,6 +39,51 @@ pub(crate) fn kernel_pmu_type(host: &Host, name: &str) -> Option<i32> {
     host.perf_pmu_type(name).and_then(|t| scan_int(&t))
 }
 
+/// The kernel PMU a table's `perf_name` designates on this host, and the
+/// number its `type` file holds: `perf_name` may be a comma-separated list
+/// (libpfm4's `pfm_perf_find_pmu_type`), the first name the kernel publishes
+/// ([`published_type`]) wins; `None` when none is published.
+pub(crate) fn find_kernel_pmu<'n>(host: &Host, perf_name: &'n str) -> Option<(&'n str, i32)> {
+    perf_name
+        .split(',')
+        .map(str::trim)
+        .find_map(|n| published_type(host, n).map(|t| (n, t)))
+}
+
+/// The type of kernel PMU `n` if libpfm4 upstream counts it as published:
+/// a directory of `/sys/bus/event_source/devices` holding a
+/// `perf_event_mux_interval_ms` file and a `type` with a number, on a kernel
+/// with perf_events.
+fn published_type(host: &Host, n: &str) -> Option<i32> {
+    if !host.perf_events || n.is_empty() || n.starts_with('.') {
+        return None;
+    }
+    let mux = format!("{EVENT_SOURCES}/{n}/perf_event_mux_interval_ms");
+    if !host.file_exists(&mux) {
+        return None;
+    }
+    kernel_pmu_type(host, n)
+}
+
+/// The CPUs of a kernel CPU list (`0-15,20,22-23`, as sysfs `cpus` files
+/// write them); `None` when the text is not such a list.
+pub fn parse_cpu_list(text: &str) -> Option<Vec<u32>> {
+    let text = text.trim();
+    let mut cpus = Vec::new();
+    if text.is_empty() {
+        return Some(cpus);
+    }
+    for part in text.split(',') {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+        if b < a || b - a > 1 << 16 {
+            return None;
+        }
+        cpus.extend(a..=b);
+    }
+    Some(cpus)
+}
+
 /// `perf_event_attr.type` for kernel PMU `name`: no file or no number is
 /// "not supported here" (`whose` names the events that cannot be encoded,
 /// for the message); a negative number is returned as the error it encodes.
@@ -78,18 +123,8 @@ pub(crate) fn find_pmu_type(host: &Host, perf_name: Option<&str>, whose: &str) -
     let Some(list) = perf_name else {
         return Ok(crate::kernel::PERF_TYPE_RAW);
     };
-    let published = |n: &str| {
-        if !host.perf_events || n.is_empty() || n.starts_with('.') {
-            return None;
-        }
-        let mux = format!("{EVENT_SOURCES}/{n}/perf_event_mux_interval_ms");
-        if !host.file_exists(&mux) {
-            return None;
-        }
-        kernel_pmu_type(host, n)
-    };
     list.split(',')
-        .find_map(published)
+        .find_map(|n| published_type(host, n))
         .map(|t| t as u32)
         .ok_or_else(|| {
             Error::new(
@@ -104,6 +139,38 @@ mod tests {
     use super::*;
 
     /// What glibc's `scanf("%d")` reads.
+    #[test]
+    fn cpu_lists() {
+        assert_eq!(
+            parse_cpu_list("0-3,8,10-11\n"),
+            Some(vec![0, 1, 2, 3, 8, 10, 11])
+        );
+        assert_eq!(parse_cpu_list(""), Some(vec![]));
+        for bad in ["x", "3-1", "1,,2", "-1", "0-99999999"] {
+            assert_eq!(parse_cpu_list(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_first_published_name_of_a_list_wins() {
+        let d = "/sys/bus/event_source/devices";
+        let h = Host::synthetic(crate::Vendor::Intel, 6, 0x97)
+            .with_file(&format!("{d}/cpu_atom/type"), "10\n")
+            .with_file(&format!("{d}/cpu_atom/perf_event_mux_interval_ms"), "4\n")
+            .with_file(&format!("{d}/cpu/type"), "4\n")
+            .with_file(&format!("{d}/cpu/perf_event_mux_interval_ms"), "4\n")
+            // Without its multiplexing file a PMU is not published (upstream).
+            .with_file(&format!("{d}/cpu_core/type"), "8\n");
+        assert_eq!(
+            find_kernel_pmu(&h, "cpu_core,cpu_atom"),
+            Some(("cpu_atom", 10))
+        );
+        assert_eq!(find_kernel_pmu(&h, "cpu_atom,cpu"), Some(("cpu_atom", 10)));
+        assert_eq!(find_kernel_pmu(&h, "cpu,cpu_atom"), Some(("cpu", 4)));
+        assert_eq!(find_kernel_pmu(&h, "cpu_core"), None);
+        assert_eq!(find_kernel_pmu(&h, ""), None);
+    }
+
     #[test]
     fn scan_int_is_scanf_d() {
         let cases: [(&str, Option<i32>); 15] = [

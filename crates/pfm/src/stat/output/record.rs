@@ -102,7 +102,7 @@ impl<'a> CountRecord<'a> {
             runtime: Number::Real(if counted { ev.running.mean } else { 0.0 }),
             pct_running: if counted { ev.pct_running() } else { 100.0 },
             metric: counted
-                .then(|| metric::derive(ev.kind, ev.value.mean, all, elapsed_ns))
+                .then(|| metric::derive(ev.kind, &ev.name, ev.value.mean, all, elapsed_ns))
                 .flatten(),
             reading: None,
         }
@@ -148,7 +148,13 @@ impl<'a> CountRecord<'a> {
             value: Stats::of(scaled as f64),
             ..ev.clone()
         };
-        rec.metric = metric::derive(single.kind, single.value.mean, all, elapsed_ns);
+        rec.metric = metric::derive(
+            single.kind,
+            &single.name,
+            single.value.mean,
+            all,
+            elapsed_ns,
+        );
         rec.reading = Some(*r);
         rec
     }

@@ -289,3 +289,52 @@ fn text_lines() {
         .unwrap_or_default();
     assert!(pf.ends_with("( +-  9.62% )"), "{pf}");
 }
+
+/// A hybrid host (perf's Intel hybrid support): each generic hardware
+/// event once per core type, named `cpu_core/…/` and `cpu_atom/…/`, each
+/// scaled by its own running time, ratios within one core type.
+#[test]
+fn hybrid_lines() {
+    use Kind::*;
+    let s = Session {
+        title: "'./a.out'",
+        workload: true,
+        elapsed_ns: vec![4_000_000],
+        events: vec![
+            ev("task-clock", Clock, vec![Some((2_000_000, 10, 10))]),
+            ev("cpu_core/cycles/", Cycles, vec![Some((3_000_000, 100, 75))]),
+            ev("cpu_atom/cycles/", Cycles, vec![Some((500_000, 100, 25))]),
+            ev(
+                "cpu_core/instructions/",
+                Instructions,
+                vec![Some((6_000_000, 100, 75))],
+            ),
+            ev(
+                "cpu_atom/instructions/",
+                Instructions,
+                vec![Some((250_000, 100, 25))],
+            ),
+        ],
+    };
+    let text = render(&s, Format::Text);
+    let line_of = |ev: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().any(|w| w == ev))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let l = line_of("cpu_core/cycles/");
+    assert!(l.contains("4,000,000") || l.contains("4000000"), "{l}");
+    assert!(l.ends_with("  (75.00%)"), "{l}");
+    let l = line_of("cpu_atom/cycles/");
+    assert!(l.ends_with("  (25.00%)"), "{l}");
+    // Instructions per cycle of each core type: 8M/4M and 1M/2M.
+    assert!(
+        line_of("cpu_core/instructions/").contains("#    2.000 insn per cycle"),
+        "{text}"
+    );
+    assert!(
+        line_of("cpu_atom/instructions/").contains("#    0.500 insn per cycle"),
+        "{text}"
+    );
+}

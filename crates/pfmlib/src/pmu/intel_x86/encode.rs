@@ -272,7 +272,10 @@ pub(super) fn encode_perf(ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Resul
     }
     // libpfm4 keeps the raw type only when the name is "not supported";
     // any other negative number read becomes the type as it is.
-    attr.type_ = match d.pmu.perf_name().map(|name| perf_type(ctx, name)) {
+    // `perf_name` may list several kernel PMUs (libpfm4's
+    // `pfm_perf_find_pmu_type`): the first one published wins; none
+    // published (a kernel without hybrid support, say) keeps the raw type.
+    attr.type_ = match d.pmu.perf_name().map(|names| core_perf_type(ctx, names)) {
         Some(Ok(t)) => t,
         Some(Err(Some(v))) => v as u32,
         None | Some(Err(None)) => crate::kernel::PERF_TYPE_RAW,
@@ -313,6 +316,16 @@ fn uncore_perf_type(ctx: &Ctx, d: &Desc) -> Result<u32> {
             format!("the perf_events type of {name} reads as {v}"),
         )),
     }
+}
+
+/// [`perf_type`] of the first name of the comma-separated list `names`
+/// that the kernel publishes (`Err(None)` when none is).
+fn core_perf_type(ctx: &Ctx, names: &str) -> std::result::Result<u32, Option<i32>> {
+    names
+        .split(',')
+        .map(|n| perf_type(ctx, n.trim()))
+        .find(|r| *r != Err(None))
+        .unwrap_or(Err(None))
 }
 
 /// The type number of perf_events PMU `name`, as libpfm4's
