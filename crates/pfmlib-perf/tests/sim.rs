@@ -438,3 +438,28 @@ fn precise_and_sample_read_follow_the_kernel() {
     sim.run(MS);
     assert_eq!(c.read().unwrap().value, 3 * MS);
 }
+
+/// An energy counter of the kernel's `power` PMU (recorded `scaled_host`
+/// tree) counts ticks; its alias's scale turns them into Joules.
+#[test]
+fn energy_ticks_scale_to_joules() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/trees/scaled_host");
+    let lib = Library::with_host(pfmlib::Host::from_root(pfmlib::Arch::X86, root));
+    let ev = pfmlib_perf::perf_syntax::resolve_one(&lib, "power/energy-pkg/", pfmlib::Plm::DEFAULT)
+        .unwrap();
+    let sim = SimKernel::default();
+    let c = Counter::open_on(
+        &sim,
+        &lib,
+        "power/energy-pkg/",
+        Target::CallingThread,
+        &opts().enabled(true),
+    )
+    .unwrap();
+    // The simulated machine counts 1 per µs for a PMU it does not model.
+    sim.run(4_294_967_296_000);
+    let r = c.read().unwrap();
+    assert_eq!(r.value, 4_294_967_296);
+    assert_eq!(r.value as f64 * ev.scale.unwrap(), 1.0);
+    assert_eq!(ev.unit.as_deref(), Some("Joules"));
+}

@@ -31,6 +31,7 @@
 //! `{a,b}:u`, commas inside `pmu/.../`); [`expand_groups`] turns tracepoint
 //! globs into one name per tracepoint before counting.
 
+pub mod energy;
 pub mod generic;
 mod modifiers;
 mod raw;
@@ -242,7 +243,12 @@ fn pfmlib_event(lib: &Library, event: &str, plm: Plm) -> Result<PerfEvent> {
         event: event.to_string(),
         detail: "the encoding has no perf_event_attr".into(),
     })?;
-    Ok(PerfEvent::from_attr(event, Syntax::Pfmlib, attr, enc.cpu))
+    let mut e = PerfEvent::from_attr(event, Syntax::Pfmlib, attr, enc.cpu);
+    if let Some((scale, unit)) = energy::pfmlib_scale(lib.host(), enc.pmu, e.attr.config) {
+        e.scale = Some(scale);
+        e.unit = Some(unit);
+    }
+    Ok(e)
 }
 
 /// `pmu/terms/[modifiers]`.
