@@ -207,7 +207,7 @@ impl Report {
                 }
             }
             Format::Text => {
-                let uw = text::unit_width(records.iter().map(|(_, r)| r.unit));
+                let uw = text::unit_width(opened(&records));
                 let mut body: Vec<String> = records
                     .iter()
                     .map(|(line, rec)| self.text_line("", line, rec, runs, uw))
@@ -284,7 +284,7 @@ impl Report {
                 if self.intervals % HEADER_EVERY == 0 {
                     writeln!(self.out, "{}", text::interval_header(lines))?;
                 }
-                let uw = text::unit_width(records.iter().map(|(_, r)| r.unit));
+                let uw = text::unit_width(opened(&records));
                 for (line, rec) in &records {
                     let l = self.text_line(&format!("{stamp} "), line, rec, 1, uw);
                     writeln!(self.out, "{l}")?;
@@ -294,6 +294,15 @@ impl Report {
         self.intervals += 1;
         self.out.flush()
     }
+}
+
+/// The units of the events that could be opened: perf sizes its unit
+/// column by those alone.
+fn opened<'r>(records: &'r [(&Line, CountRecord)]) -> impl Iterator<Item = &'r str> {
+    records
+        .iter()
+        .filter(|(_, r)| !matches!(r.status, record::Status::NotSupported(_)))
+        .map(|(_, r)| r.unit)
 }
 
 /// `(line, event)` in perf's order: event by event, each over the lines
