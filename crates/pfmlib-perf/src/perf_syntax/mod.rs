@@ -85,6 +85,9 @@ pub struct PerfEvent {
     pub scale: Option<f64>,
     /// The unit of the scaled count (a sysfs alias's `.unit`).
     pub unit: Option<String>,
+    /// `:W`: its group is weak (counted event by event when it cannot be
+    /// opened whole).
+    pub weak_group: bool,
 }
 
 impl PerfEvent {
@@ -101,6 +104,7 @@ impl PerfEvent {
             tool: None,
             scale: None,
             unit: None,
+            weak_group: false,
         }
     }
 
@@ -110,6 +114,7 @@ impl PerfEvent {
             self.precise_max |= m.precise_max;
             self.sample_read |= m.sample_read;
             self.exclude_idle |= m.exclude_idle;
+            self.weak_group |= m.weak_group;
         }
         self
     }
