@@ -534,13 +534,46 @@ fn timeout_stops_the_command() {
     );
     assert_eq!(
         o.status.code(),
-        Some(128 + 15),
-        "the command's status: SIGTERM"
+        Some(0),
+        "as perf: 0 when the timeout's SIGTERM ended the command"
     );
+    timeout_statuses_as_perf();
     let o = pfm(&["stat", "--timeout", "5", "--", "true"]);
     assert_eq!(o.status.code(), Some(2), "perf's minimum is 10 ms");
     let o = pfm(&["stat", "-I", "100", "--timeout", "500", "--", "true"]);
     assert_eq!(o.status.code(), Some(2), "not with -I");
+}
+
+/// Under `--timeout` the status is perf's: the command's own code only
+/// when it outlived the timeout and exited by itself (it trapped the
+/// SIGTERM); 0 when the SIGTERM ended it, and 0 when it ended before the
+/// timeout. Compared with `perf stat` where perf counts.
+fn timeout_statuses_as_perf() {
+    let cases: [(&str, i32); 3] = [
+        ("trap 'kill $!; exit 7' TERM; sleep 30 & wait", 7),
+        ("exec sleep 30", 0),
+        ("sleep 0.2; exit 3", 0),
+    ];
+    let with_perf = perf_counts();
+    for (script, want) in cases {
+        let args = [
+            "stat",
+            "--timeout",
+            "1000",
+            "-e",
+            "task-clock",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ];
+        let o = pfm(&args);
+        assert_eq!(o.status.code(), Some(want), "{script}: {}", stderr(&o));
+        if with_perf {
+            let p = run("perf", &args).expect("run perf");
+            assert_eq!(p.status.code(), Some(want), "perf, {script}");
+        }
+    }
 }
 
 #[test]

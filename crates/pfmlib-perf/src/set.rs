@@ -129,6 +129,15 @@ pub struct CounterSet<K: Kernel = Real> {
     units: usize,
 }
 
+/// A member's open failure that splits a weak group, as perf splits one:
+/// the kernel refused the group (`EINVAL`), not the event.
+fn splits_weak_group<K: Kernel>(r: &Result<Counter<K>>) -> bool {
+    matches!(
+        r,
+        Err(Error::GroupUnschedulable { .. } | Error::Invalid { .. })
+    )
+}
+
 impl CounterSet {
     /// Opens `groups` of event strings (a group of one is an ordinary
     /// event) for `scope`. For [`Scope::Workload`] the counters inherit and
@@ -227,6 +236,8 @@ impl<K: Kernel> CounterSet<K> {
             unit: unit_no,
         };
         let grouped = idx.len() > 1;
+        let weak = grouped && idx.first().is_some_and(|&i| self.weak(lib, i));
+        let opened_before: Vec<bool> = idx.iter().map(|&i| self.opened[i]).collect();
         for &i in idx {
             let name = self.names[i].clone();
             let r = match (og.counters.first(), grouped) {
@@ -234,6 +245,15 @@ impl<K: Kernel> CounterSet<K> {
                 (None, false) => Counter::open_on(kernel, lib, &name, unit, opts),
                 (None, true) => open_leader(kernel, lib, &name, unit, opts),
             };
+            if weak && !og.counters.is_empty() && splits_weak_group(&r) {
+                // perf's weak group: closed, and its events opened one by one.
+                drop(og);
+                for (&j, &was) in idx.iter().zip(&opened_before) {
+                    self.opened[j] = was;
+                    self.open_group(kernel, lib, &[j], (unit_no, unit), opts);
+                }
+                return;
+            }
             match r {
                 Ok(c) => {
                     self.opened[i] = true;
@@ -251,6 +271,12 @@ impl<K: Kernel> CounterSet<K> {
         if !og.counters.is_empty() {
             self.groups.push(og);
         }
+    }
+
+    /// Event `i` asks for a weak group (`:W`, perf's `{a,b}:W`).
+    fn weak(&self, lib: &Library, i: usize) -> bool {
+        perf_syntax::resolve_one(lib, &self.names[i], pfmlib::Plm::DEFAULT)
+            .is_ok_and(|e| e.weak_group)
     }
 
     /// The events, in order.

@@ -464,3 +464,60 @@ fn odd_strings_never_panic() {
     let glob = format!("sched:{stars}x");
     assert!(resolve(&lib, &glob, Plm::DEFAULT).is_err());
 }
+
+#[test]
+fn scaled_aliases_of_power_and_uncore_pmus() {
+    let lib = tree("scaled_host");
+    let tick = 1.0 / 4_294_967_296.0;
+    for (ev, config, scale, unit) in [
+        ("power/energy-cores/", 1, tick, "Joules"),
+        ("power/energy-pkg/", 2, tick, "Joules"),
+        ("power/energy-ram/", 3, 1.0 / 65_536.0, "Joules"),
+        ("power/energy-psys/", 5, tick, "Joules"),
+        (
+            "uncore_imc_0/cas_count_read/",
+            0x304,
+            64.0 / 1_048_576.0,
+            "MiB",
+        ),
+    ] {
+        let e = one(&lib, ev);
+        assert_eq!(
+            (e.attr.config, e.scale, e.unit.as_deref()),
+            (config, Some(scale), Some(unit)),
+            "{ev}"
+        );
+    }
+    // No side files: no scale, no unit.
+    for ev in [
+        "msr/tsc/",
+        "uncore_imc_0/clockticks/",
+        "uncore_imc_0/event=0x4,umask=0x3/",
+    ] {
+        let e = one(&lib, ev);
+        assert_eq!((e.scale, e.unit), (None, None), "{ev}");
+    }
+}
+
+#[test]
+fn pfmlib_rapl_events_count_in_joules() {
+    let ev = "/sys/bus/event_source/devices/power";
+    let host = Host::synthetic(pfmlib::Vendor::Intel, 6, 85)
+        .with_file("/sys/devices/power/type", "21\n")
+        .with_file(&format!("{ev}/type"), "21\n")
+        .with_file(&format!("{ev}/events/energy-ram"), "event=0x03\n")
+        .with_file(
+            &format!("{ev}/events/energy-ram.scale"),
+            "1.52587890625e-05\n",
+        );
+    let lib = Library::with_host(host);
+    let pkg = one(&lib, "rapl::RAPL_ENERGY_PKG");
+    assert_eq!((pkg.attr.type_, pkg.attr.config), (21, 2));
+    assert_eq!(
+        (pkg.scale, pkg.unit.as_deref()),
+        (Some(1.0 / 4_294_967_296.0), Some("Joules"))
+    );
+    let ram = one(&lib, "rapl::RAPL_ENERGY_DRAM");
+    assert_eq!(ram.scale, Some(1.0 / 65_536.0));
+    assert_eq!(one(&lib, "perf::cycles").unit, None);
+}

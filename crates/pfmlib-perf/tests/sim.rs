@@ -438,3 +438,77 @@ fn precise_and_sample_read_follow_the_kernel() {
     sim.run(MS);
     assert_eq!(c.read().unwrap().value, 3 * MS);
 }
+
+/// An energy counter of the kernel's `power` PMU (recorded `scaled_host`
+/// tree) counts ticks; its alias's scale turns them into Joules.
+#[test]
+fn energy_ticks_scale_to_joules() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/trees/scaled_host");
+    let lib = Library::with_host(pfmlib::Host::from_root(pfmlib::Arch::X86, root));
+    let ev = pfmlib_perf::perf_syntax::resolve_one(&lib, "power/energy-pkg/", pfmlib::Plm::DEFAULT)
+        .unwrap();
+    let sim = SimKernel::default();
+    let c = Counter::open_on(
+        &sim,
+        &lib,
+        "power/energy-pkg/",
+        Target::CallingThread,
+        &opts().enabled(true),
+    )
+    .unwrap();
+    // The simulated machine counts 1 per µs for a PMU it does not model.
+    sim.run(4_294_967_296_000);
+    let r = c.read().unwrap();
+    assert_eq!(r.value, 4_294_967_296);
+    assert_eq!(r.value as f64 * ev.scale.unwrap(), 1.0);
+    assert_eq!(ev.unit.as_deref(), Some("Joules"));
+}
+
+/// perf's weak group (`{...}:W`): a group the PMU refuses (5 hardware
+/// events, 4 counters) is split and its events counted one by one (they
+/// take turns); without `W` the event that does not fit is unschedulable.
+#[test]
+fn weak_groups_are_split_when_they_cannot_be_opened() {
+    let list = "{cycles,instructions,branches,branch-misses,cache-misses}";
+    let scope = Scope::Cpus(vec![0, 1]);
+    for weak in [true, false] {
+        let spec = if weak {
+            format!("{list}:W")
+        } else {
+            list.to_string()
+        };
+        let groups = pfmlib_perf::perf_syntax::parse_event_list(&spec).unwrap();
+        assert_eq!(groups[0][0], if weak { "cycles:W" } else { "cycles" });
+        let sim = SimKernel::default();
+        let set = CounterSet::open_on(&sim, lib(), &groups, &scope, &opts());
+        if !weak {
+            assert!(matches!(
+                set.error(4),
+                Some(Error::GroupUnschedulable { .. })
+            ));
+            assert!((0..4).all(|i| set.error(i).is_none()));
+            continue;
+        }
+        assert!(
+            (0..5).all(|i| set.error(i).is_none()),
+            "split: every event opens"
+        );
+        // Five single events on each CPU, none left over from the group.
+        assert_eq!(sim.open_events(), 10);
+        set.enable().unwrap();
+        for _ in 0..5 {
+            sim.run(MS);
+        }
+        set.disable().unwrap();
+        let r = set.read().unwrap();
+        for (i, x) in r.iter().enumerate() {
+            let x = x.unwrap_or_else(|| panic!("event {i} not read"));
+            assert!(
+                matches!(x.status(), CountStatus::Multiplexed { .. }),
+                "event {i}, taking turns: {x:?}"
+            );
+        }
+        // Scaled to the whole time: cycles 3 per ns on two CPUs.
+        assert_eq!(r[0].unwrap().scaled(), Some(2 * 5 * 3 * MS));
+    }
+}

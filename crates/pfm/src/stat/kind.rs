@@ -81,6 +81,28 @@ pub enum Kind {
     Other,
 }
 
+/// A count printed in a unit of its own, as perf prints an event with
+/// `.scale` and `.unit` files: the count times `factor`, in `unit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scaled {
+    /// Multiply a count by this to get `unit`.
+    pub factor: f64,
+    /// `Joules`, `MiB`...; empty when only a scale is given.
+    pub unit: String,
+}
+
+impl Scaled {
+    /// Digits after the point, as perf chooses them: two for a scale
+    /// with a fraction, none for a whole one.
+    pub fn decimals(&self) -> usize {
+        if self.factor.fract() != 0.0 {
+            2
+        } else {
+            0
+        }
+    }
+}
+
 /// The kind of `ev`, from its perf_events encoding.
 pub fn classify(lib: &Library, ev: &str) -> Kind {
     // pfmlib's syntax or perf's (`task-clock:S`, `cycles:ppp`).
@@ -105,6 +127,21 @@ pub fn classify(lib: &Library, ev: &str) -> Kind {
         (PERF_TYPE_HW_CACHE, c) => cache_kind(c),
         _ => Kind::Other,
     }
+}
+
+/// The unit and scale of `ev` when it has them, as perf reads them:
+/// a sysfs alias's `.scale` and `.unit` files (a unit without a scale
+/// scales by 1, a scale without a unit has none), pfmlib's RAPL events
+/// in Joules.
+pub fn scaled(lib: &Library, ev: &str) -> Option<Scaled> {
+    let e = pfmlib_perf::perf_syntax::resolve_one(lib, ev, Plm::DEFAULT).ok()?;
+    if e.scale.is_none() && e.unit.is_none() {
+        return None;
+    }
+    Some(Scaled {
+        factor: e.scale.filter(|f| f.is_finite()).unwrap_or(1.0),
+        unit: e.unit.unwrap_or_default(),
+    })
 }
 
 /// The kind of a generic cache event's config (read accesses and misses only).
@@ -132,5 +169,52 @@ mod tests {
         assert_eq!(classify(lib, "cpu-clock"), Kind::Clock);
         assert_eq!(classify(lib, "page-faults"), Kind::SwRate);
         assert_eq!(classify(lib, "no-such-event"), Kind::Other);
+    }
+
+    /// `.scale`/`.unit` of sysfs aliases and pfmlib's RAPL events, over
+    /// the recorded `scaled_host` tree (a Skylake server).
+    #[test]
+    fn scaled_events_from_a_recorded_tree() {
+        let root = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../pfmlib-perf/tests/trees/scaled_host"
+        );
+        // The tree's files on its CPU (x86 hosts take the CPU from CPUID).
+        let host = tree_files(std::path::Path::new(root), "").into_iter().fold(
+            pfmlib::Host::synthetic(pfmlib::Vendor::Intel, 6, 85),
+            |h, (path, text)| h.with_file(&path, &text),
+        );
+        let lib = Library::with_host(host);
+        let tick = 1.0 / 4_294_967_296.0;
+        let s = |ev: &str| scaled(&lib, ev).map(|s| (s.factor, s.unit));
+        let joules = |f: f64| Some((f, "Joules".to_string()));
+        assert_eq!(s("power/energy-pkg/"), joules(tick));
+        assert_eq!(s("power/energy-psys/"), joules(tick));
+        assert_eq!(s("power/energy-ram/"), joules(1.0 / 65_536.0));
+        assert_eq!(
+            s("uncore_imc_0/cas_count_read/"),
+            Some((6.103515625e-5, "MiB".to_string()))
+        );
+        assert_eq!(s("uncore_imc_0/clockticks/"), None);
+        assert_eq!(s("msr/tsc/"), None);
+        // pfmlib's RAPL events: the power PMU's scale for their code.
+        assert_eq!(s("rapl::RAPL_ENERGY_PKG"), joules(tick));
+        assert_eq!(s("rapl::RAPL_ENERGY_DRAM"), joules(1.0 / 65_536.0));
+        assert_eq!(s("task-clock"), None);
+        assert_eq!(classify(&lib, "power/energy-pkg/"), Kind::Other);
+    }
+
+    /// Every file under `dir`, as (absolute path in the tree, contents).
+    fn tree_files(dir: &std::path::Path, at: &str) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = format!("{at}/{}", e.file_name().to_string_lossy());
+            if e.path().is_dir() {
+                out.extend(tree_files(&e.path(), &name));
+            } else {
+                out.push((name, std::fs::read_to_string(e.path()).unwrap()));
+            }
+        }
+        out
     }
 }

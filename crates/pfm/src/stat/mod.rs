@@ -64,7 +64,9 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         .groups
         .iter()
         .flatten()
-        .map(|n| EventStats::new(n.clone(), kind::classify(lib, n)))
+        .map(|n| {
+            EventStats::new(n.clone(), kind::classify(lib, n)).with_scaled(kind::scaled(lib, n))
+        })
         .collect();
     let buckets = aggr::buckets(lib, req.aggr, &req.scope.units());
     let title = a.title();

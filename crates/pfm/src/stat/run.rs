@@ -290,7 +290,12 @@ impl<'a> Counting<'a> {
         if self.plan.interval.is_some() && w.enabled && more {
             self.interval(&mut w, obs, per_unit, end_time)?;
         } else if self.plan.interval.is_none() {
-            obs.finished(run_no, &per_unit, run_end(elapsed, exit))?;
+            let mut end = run_end(elapsed, exit);
+            if self.plan.timeout.is_some() {
+                let fired = w.timeout_at.is_none();
+                end.code = exit.map_or(0, |e| timeout_status(e.status, fired));
+            }
+            obs.finished(run_no, &per_unit, end)?;
         }
         Ok(RunResult::Done)
     }
@@ -412,6 +417,19 @@ fn run_end(elapsed: Duration, exit: Option<ChildExit>) -> RunEnd {
     }
 }
 
+/// The status perf 6 exits with under `--timeout`: the command's own
+/// code when it outlived the timeout and then exited by itself (it
+/// handled the SIGTERM); 0 when the timeout's SIGTERM ended it
+/// (`WEXITSTATUS` of a signalled process), and 0 too when it ended
+/// before the timeout (perf's SIGCHLD handler forgets the child, whose
+/// status is then never collected).
+pub fn timeout_status(st: std::process::ExitStatus, fired: bool) -> u8 {
+    match (fired, st.code()) {
+        (true, Some(c)) => (c & 0xff) as u8,
+        _ => 0,
+    }
+}
+
 /// Says that the command was ended by a signal, as perf does (its name and
 /// the signal's description, on standard error).
 fn report_signal(command: &std::ffi::OsStr, st: std::process::ExitStatus) {
@@ -445,4 +463,23 @@ pub fn signal_description(sig: i32) -> String {
         .iter()
         .find(|(s, _)| *s == sig)
         .map_or_else(|| format!("Signal {sig}"), |(_, d)| d.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::ExitStatus;
+
+    #[test]
+    fn timeout_statuses_as_perf_gives_them() {
+        let code = |c: i32| ExitStatus::from_raw(c << 8);
+        let killed = ExitStatus::from_raw(libc::SIGTERM);
+        // The timeout fired: the command's own code, 0 when killed.
+        assert_eq!(timeout_status(code(7), true), 7);
+        assert_eq!(timeout_status(killed, true), 0);
+        // It ended before the timeout: 0, whatever its status.
+        assert_eq!(timeout_status(code(3), false), 0);
+        assert_eq!(timeout_status(killed, false), 0);
+    }
 }

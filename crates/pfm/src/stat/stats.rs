@@ -3,7 +3,7 @@
 //! counter ran, and the scaling of clocks to milliseconds.
 
 use super::aggr::{self, Bucket, Label};
-use super::kind::Kind;
+use super::kind::{Kind, Scaled};
 use super::run::RunEnd;
 use pfmlib_perf::{CounterSet, Reading};
 
@@ -80,6 +80,9 @@ pub struct EventStats {
     pub enabled: Stats,
     /// Nanoseconds on the PMU, same runs.
     pub running: Stats,
+    /// The unit and factor of an event whose counts are scaled (sysfs
+    /// `.scale`/`.unit` files, RAPL energy): `None` for plain counts.
+    pub scaled: Option<Scaled>,
 }
 
 impl EventStats {
@@ -92,7 +95,14 @@ impl EventStats {
             value: Stats::default(),
             enabled: Stats::default(),
             running: Stats::default(),
+            scaled: None,
         }
+    }
+
+    /// The same event with its counts printed as `scaled` says.
+    pub fn with_scaled(mut self, scaled: Option<Scaled>) -> EventStats {
+        self.scaled = scaled;
+        self
     }
 
     /// Opened, and ran in at least one run.
@@ -109,21 +119,44 @@ impl EventStats {
         }
     }
 
-    /// The unit perf prints: msec for clocks, none otherwise.
-    pub fn unit(&self) -> &'static str {
-        if self.kind == Kind::Clock {
+    /// The unit perf prints: the event's own (`Joules`), msec for
+    /// clocks, none otherwise.
+    pub fn unit(&self) -> &str {
+        if let Some(s) = &self.scaled {
+            &s.unit
+        } else if self.kind == Kind::Clock {
             UNIT_MSEC
         } else {
             ""
         }
     }
 
-    /// The divisor from counts to [`Self::unit`].
+    /// The divisor from counts to [`Self::unit`] (clocks; scaled events
+    /// multiply instead: [`Self::in_unit`]).
     pub fn scale(&self) -> f64 {
         if self.kind == Kind::Clock {
             NS_PER_MSEC
         } else {
             1.0
+        }
+    }
+
+    /// A count (or mean) in [`Self::unit`].
+    pub fn in_unit(&self, count: f64) -> f64 {
+        match &self.scaled {
+            Some(s) => count * s.factor,
+            None => count / self.scale(),
+        }
+    }
+
+    /// A variance of counts in [`Self::unit`] squared.
+    pub fn variance_in_unit(&self, variance: f64) -> f64 {
+        match &self.scaled {
+            Some(s) => variance * s.factor * s.factor,
+            None => {
+                let scale = self.scale();
+                variance / (scale * scale)
+            }
         }
     }
 

@@ -33,6 +33,7 @@
 //! [`expand_hybrid`] makes each generic hardware event one per core PMU
 //! (`cpu_core/cycles/`, `cpu_atom/cycles/`; see [`hybrid`]).
 
+pub mod energy;
 pub mod generic;
 pub mod hybrid;
 mod modifiers;
@@ -88,6 +89,9 @@ pub struct PerfEvent {
     pub scale: Option<f64>,
     /// The unit of the scaled count (a sysfs alias's `.unit`).
     pub unit: Option<String>,
+    /// `:W`: its group is weak (counted event by event when it cannot be
+    /// opened whole).
+    pub weak_group: bool,
 }
 
 impl PerfEvent {
@@ -104,6 +108,7 @@ impl PerfEvent {
             tool: None,
             scale: None,
             unit: None,
+            weak_group: false,
         }
     }
 
@@ -113,6 +118,7 @@ impl PerfEvent {
             self.precise_max |= m.precise_max;
             self.sample_read |= m.sample_read;
             self.exclude_idle |= m.exclude_idle;
+            self.weak_group |= m.weak_group;
         }
         self
     }
@@ -249,7 +255,12 @@ fn pfmlib_event(lib: &Library, event: &str, plm: Plm) -> Result<PerfEvent> {
         event: event.to_string(),
         detail: "the encoding has no perf_event_attr".into(),
     })?;
-    Ok(PerfEvent::from_attr(event, Syntax::Pfmlib, attr, enc.cpu))
+    let mut e = PerfEvent::from_attr(event, Syntax::Pfmlib, attr, enc.cpu);
+    if let Some((scale, unit)) = energy::pfmlib_scale(lib.host(), enc.pmu, e.attr.config) {
+        e.scale = Some(scale);
+        e.unit = Some(unit);
+    }
+    Ok(e)
 }
 
 /// `cpu_core/cycles/[modifiers]`: a generic hardware or cache event on one

@@ -18,7 +18,9 @@ pub const MAX_PRECISE: u8 = 3;
 /// asks for the highest `precise_ip` the CPU allows; `D` pins the event;
 /// `e` puts it alone on the PMU (`exclusive`); `I` leaves the idle task
 /// out (`exclude_idle`); `S` reads the group's values with each sample
-/// (`PERF_SAMPLE_READ`).
+/// (`PERF_SAMPLE_READ`); `W` makes the group weak: when it cannot be
+/// opened as a group, its events are counted one by one (no bit; see
+/// [`crate::CounterSet`]).
 ///
 /// ```
 /// use pfmlib_perf::perf_syntax::Modifiers;
@@ -36,10 +38,12 @@ pub struct Modifiers {
     pub sample_read: bool,
     /// `I`: do not count while the CPU is idle (`exclude_idle`).
     pub exclude_idle: bool,
+    /// `W`: a weak group, split into single events when it cannot be opened.
+    pub weak_group: bool,
 }
 
 /// The letters perf accepts after `:`.
-const LETTERS: &str = "ukhGHpPSDIe";
+const LETTERS: &str = "ukhGHpPSDIeW";
 
 impl Modifiers {
     /// True when `s` is made of perf modifier letters only (and is not empty).
@@ -64,6 +68,7 @@ impl Modifiers {
             precise_max: s.contains('P'),
             sample_read: s.contains('S'),
             exclude_idle: s.contains('I'),
+            weak_group: s.contains('W'),
         })
     }
 
@@ -208,5 +213,13 @@ mod tests {
         assert_eq!(split_suffix("a:b:ppp"), ("a:b", Some("ppp")));
         assert_eq!(split_suffix(":u"), (":u", None));
         assert_eq!(split_suffix("cycles"), ("cycles", None));
+    }
+
+    #[test]
+    fn weak_group_sets_no_bit() {
+        let m = Modifiers::parse("uW").unwrap();
+        assert!(m.weak_group && !Modifiers::parse("u").unwrap().weak_group);
+        assert_eq!(attr("uW"), attr("u"));
+        assert_eq!(split_suffix("cycles:W"), ("cycles", Some("W")));
     }
 }

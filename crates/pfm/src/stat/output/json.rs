@@ -22,6 +22,14 @@ fn counter_value(rec: &CountRecord) -> Value {
     }
 }
 
+/// A scaled event's count before its scale, beside `counter-value` (in
+/// the unit, as perf's JSON gives it): `raw-counter-value`.
+fn raw_count(v: &mut Value, rec: &CountRecord) {
+    if let (Some(raw), true) = (rec.raw, rec.counted()) {
+        v["raw-counter-value"] = number(raw);
+    }
+}
+
 /// `v` and a newline in one write.
 fn write_line(o: &mut dyn Write, v: &Value) -> io::Result<()> {
     let mut line = v.to_string();
@@ -46,6 +54,7 @@ pub fn record(o: &mut dyn Write, rec: &CountRecord, extra: &[(&str, Value)]) -> 
     if let Status::NotSupported(reason) = rec.status {
         v["error"] = reason.into();
     }
+    raw_count(&mut v, rec);
     if let Some(r) = rec.reading {
         v["raw-value"] = r.value.into();
         v["time-enabled"] = r.time_enabled.into();
@@ -70,6 +79,7 @@ pub fn summary(o: &mut dyn Write, rec: &CountRecord, extra: &[(&str, Value)]) ->
     for (k, x) in extra {
         v[*k] = x.clone();
     }
+    raw_count(&mut v, rec);
     if rec.counted() {
         v["variance"] = json!(rec.variance);
         v["stddev-pct"] = json!(rec.stddev_pct);

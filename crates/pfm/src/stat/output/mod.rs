@@ -207,9 +207,10 @@ impl Report {
                 }
             }
             Format::Text => {
+                let uw = text::unit_width(opened(&records));
                 let mut body: Vec<String> = records
                     .iter()
-                    .map(|(line, rec)| self.text_line("", line, rec, runs))
+                    .map(|(line, rec)| self.text_line("", line, rec, runs, uw))
                     .collect();
                 body.extend(metrics.iter().filter_map(|(line, m, v)| {
                     let lead = line.label.as_ref().map(|l| l.text()).unwrap_or_default();
@@ -221,7 +222,14 @@ impl Report {
         self.out.flush()
     }
 
-    fn text_line(&self, ts: &str, line: &Line, rec: &CountRecord, runs: u32) -> String {
+    fn text_line(
+        &self,
+        ts: &str,
+        line: &Line,
+        rec: &CountRecord,
+        runs: u32,
+        unit_width: usize,
+    ) -> String {
         let mut lead = ts.to_string();
         if let Some(l) = &line.label {
             lead.push_str(&l.text());
@@ -229,6 +237,7 @@ impl Report {
         let look = text::Look {
             thousands: self.style.thousands.as_deref(),
             cgroup: self.style.cgroup.as_deref(),
+            unit_width,
         };
         format!("{lead}{}", text::line_with(rec, runs, &look))
     }
@@ -275,8 +284,9 @@ impl Report {
                 if self.intervals % HEADER_EVERY == 0 {
                     writeln!(self.out, "{}", text::interval_header(lines))?;
                 }
+                let uw = text::unit_width(opened(&records));
                 for (line, rec) in &records {
-                    let l = self.text_line(&format!("{stamp} "), line, rec, 1);
+                    let l = self.text_line(&format!("{stamp} "), line, rec, 1, uw);
                     writeln!(self.out, "{l}")?;
                 }
             }
@@ -284,6 +294,15 @@ impl Report {
         self.intervals += 1;
         self.out.flush()
     }
+}
+
+/// The units of the events that could be opened: perf sizes its unit
+/// column by those alone.
+fn opened<'r>(records: &'r [(&Line, CountRecord)]) -> impl Iterator<Item = &'r str> {
+    records
+        .iter()
+        .filter(|(_, r)| !matches!(r.status, record::Status::NotSupported(_)))
+        .map(|(_, r)| r.unit)
 }
 
 /// `(line, event)` in perf's order: event by event, each over the lines

@@ -58,14 +58,19 @@ pub enum Number {
 pub struct CountRecord<'a> {
     /// The event as given.
     pub event: &'a str,
-    /// `msec` for clocks, empty otherwise.
-    pub unit: &'static str,
+    /// The event's own unit (`Joules`, from `.unit`), `msec` for clocks,
+    /// empty otherwise.
+    pub unit: &'a str,
     /// Counted, not supported or not counted.
     pub status: Status<'a>,
     /// The count in `unit` (the mean for a summary); zero without a count.
     pub value: Number,
-    /// Digits after the point in text and CSV (two for milliseconds).
+    /// Digits after the point in text and CSV (two for milliseconds and
+    /// a fractional scale).
     pub decimals: usize,
+    /// A scaled event's count before its scale (the mean for a summary):
+    /// JSON keeps it beside the scaled value. `None` for other events.
+    pub raw: Option<Number>,
     /// Sample variance of the runs' counts, in `unit` squared.
     pub variance: f64,
     /// Standard deviation of the mean, in percent of the mean.
@@ -90,14 +95,14 @@ impl<'a> CountRecord<'a> {
             None => Status::NotCounted,
         };
         let counted = status == Status::Counted;
-        let scale = ev.scale();
         CountRecord {
             event: &ev.name,
             unit: ev.unit(),
             status,
-            value: Number::Real(ev.value.mean / scale),
-            decimals: decimals(ev.kind),
-            variance: ev.value.variance() / (scale * scale),
+            value: Number::Real(ev.in_unit(ev.value.mean)),
+            decimals: decimals(ev),
+            raw: ev.scaled.as_ref().map(|_| Number::Real(ev.value.mean)),
+            variance: ev.variance_in_unit(ev.value.variance()),
             stddev_pct: ev.value.rel_stddev_pct(),
             runtime: Number::Real(if counted { ev.running.mean } else { 0.0 }),
             pct_running: if counted { ev.pct_running() } else { 100.0 },
@@ -120,7 +125,8 @@ impl<'a> CountRecord<'a> {
             unit: ev.unit(),
             status: Status::NotCounted,
             value: Number::Int(0),
-            decimals: decimals(ev.kind),
+            decimals: decimals(ev),
+            raw: None,
             variance: 0.0,
             stddev_pct: 0.0,
             runtime: Number::Int(0),
@@ -137,10 +143,11 @@ impl<'a> CountRecord<'a> {
             return rec;
         };
         rec.status = Status::Counted;
-        rec.value = match ev.kind {
-            Kind::Clock => Number::Real(scaled as f64 / ev.scale()),
+        rec.value = match (ev.kind, &ev.scaled) {
+            (_, Some(_)) | (Kind::Clock, None) => Number::Real(ev.in_unit(scaled as f64)),
             _ => Number::Int(scaled),
         };
+        rec.raw = ev.scaled.as_ref().map(|_| Number::Int(scaled));
         rec.runtime = Number::Int(r.time_running);
         rec.pct_running = 100.0 * r.time_running as f64 / r.time_enabled.max(1) as f64;
         // This run's count against the other events' means so far.
@@ -174,11 +181,12 @@ impl<'a> CountRecord<'a> {
     }
 }
 
-/// Clocks in milliseconds with two decimals; counts whole.
-fn decimals(kind: Kind) -> usize {
-    if kind == Kind::Clock {
-        2
-    } else {
-        0
+/// Scaled events as their scale says; clocks in milliseconds with two
+/// decimals; counts whole.
+fn decimals(ev: &EventStats) -> usize {
+    match &ev.scaled {
+        Some(s) => s.decimals(),
+        None if ev.kind == Kind::Clock => 2,
+        None => 0,
     }
 }

@@ -5,7 +5,7 @@
 
 use super::record::{NOT_COUNTED, NOT_SUPPORTED};
 use super::*;
-use crate::stat::kind::Kind;
+use crate::stat::kind::{Kind, Scaled};
 use crate::stat::run::RunEnd;
 use crate::stat::stats::EventStats;
 use pfmlib_perf::Reading;
@@ -34,6 +34,8 @@ struct Ev {
     kind: Kind,
     unsupported: Option<&'static str>,
     runs: Vec<Run>,
+    /// `.scale` and `.unit`, for a scaled event.
+    scaled: Option<(f64, &'static str)>,
 }
 
 struct Session {
@@ -49,6 +51,7 @@ fn ev(name: &'static str, kind: Kind, runs: Vec<Run>) -> Ev {
         kind,
         unsupported: None,
         runs,
+        scaled: None,
     }
 }
 
@@ -58,6 +61,7 @@ fn unsupported(name: &'static str, kind: Kind, reason: &'static str, runs: usize
         kind,
         unsupported: Some(reason),
         runs: vec![None; runs],
+        scaled: None,
     }
 }
 
@@ -177,7 +181,13 @@ fn render(s: &Session, format: Format) -> String {
     let events = s
         .events
         .iter()
-        .map(|e| EventStats::new(e.name.into(), e.kind))
+        .map(|e| {
+            let scaled = e.scaled.map(|(factor, unit)| Scaled {
+                factor,
+                unit: unit.into(),
+            });
+            EventStats::new(e.name.into(), e.kind).with_scaled(scaled)
+        })
         .collect();
     let mut lines = vec![Line {
         label: None,
@@ -337,4 +347,105 @@ fn hybrid_lines() {
         line_of("cpu_atom/instructions/").contains("#    0.500 insn per cycle"),
         "{text}"
     );
+}
+
+/// RAPL's architectural energy unit, 2⁻³² J.
+const TICK_JOULES: f64 = 1.0 / 4_294_967_296.0;
+
+fn scaled(name: &'static str, factor: f64, unit: &'static str, runs: Vec<Run>) -> Ev {
+    Ev {
+        scaled: Some((factor, unit)),
+        ..ev(name, Kind::Other, runs)
+    }
+}
+
+/// System-wide energy, memory traffic in MiB and a plain count, once and
+/// over two runs.
+fn energy(runs: usize) -> Session {
+    let r = |v: u64| {
+        (0..runs as u64)
+            .map(|i| Some((v + i * v / 10, 10, 10)))
+            .collect()
+    };
+    Session {
+        title: "'system wide'",
+        workload: false,
+        elapsed_ns: vec![1_000_000_000; runs],
+        events: vec![
+            scaled(
+                "power/energy-pkg/",
+                TICK_JOULES,
+                "Joules",
+                r(53_000_000_000),
+            ),
+            scaled("power/energy-ram/", 1.0 / 65_536.0, "Joules", r(100_000)),
+            scaled(
+                "uncore_imc_0/cas_count_read/",
+                6.103515625e-5,
+                "MiB",
+                r(1_000_000),
+            ),
+            scaled("bytes/", 64.0, "B", r(3)),
+            ev("msr/tsc/", Kind::Other, r(1000)),
+        ],
+    }
+}
+
+#[test]
+fn scaled_events_as_perf_prints_them() {
+    let text = render(&energy(1), Format::Text);
+    let body: Vec<&str> = text.lines().skip(3).take(5).collect();
+    assert_eq!(
+        body,
+        [
+            "             12.34 Joules power/energy-pkg/",
+            "              1.53 Joules power/energy-ram/",
+            "             61.04 MiB    uncore_imc_0/cas_count_read/",
+            "               192 B      bytes/",
+            "              1000        msr/tsc/",
+        ],
+        "{text}"
+    );
+    let csv = render(&energy(1), Format::Csv(",".into()));
+    assert_eq!(
+        csv.lines().collect::<Vec<_>>(),
+        [
+            "12.34,Joules,power/energy-pkg/,10,100.00,,",
+            "1.53,Joules,power/energy-ram/,10,100.00,,",
+            "61.04,MiB,uncore_imc_0/cas_count_read/,10,100.00,,",
+            "192,B,bytes/,10,100.00,,",
+            "1000,,msr/tsc/,10,100.00,,",
+        ]
+    );
+    let json = render(&energy(1), Format::Json);
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(first["unit"], "Joules");
+    assert_eq!(first["raw-counter-value"], 53_000_000_000u64);
+    let v = first["counter-value"].as_f64().unwrap();
+    assert!((v - 53e9 * TICK_JOULES).abs() < 1e-9, "{v}");
+    let tsc: serde_json::Value = serde_json::from_str(json.lines().nth(4).unwrap()).unwrap();
+    assert!(tsc.get("raw-counter-value").is_none(), "{tsc}");
+    assert_eq!(tsc["counter-value"], 1000);
+}
+
+#[test]
+fn scaled_summaries_keep_the_mean_and_spread_in_the_unit() {
+    let text = render(&energy(2), Format::Text);
+    let pkg = text.lines().find(|l| l.contains("energy-pkg")).unwrap();
+    // (53e9 + 58.3e9) / 2 ticks = 12.96 J, +- 4.76 %.
+    assert_eq!(
+        pkg,
+        "             12.96 Joules power/energy-pkg/                                              ( +-  4.76% )"
+    );
+    let json = render(&energy(2), Format::Json);
+    let sum: serde_json::Value = serde_json::from_str(
+        json.lines()
+            .find(|l| l.contains("\"summary\"") && l.contains("energy-pkg"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sum["raw-counter-value"], 55_650_000_000.0);
+    let var = sum["variance"].as_f64().unwrap();
+    let want = (5.3e9f64 * 5.3e9 / 2.0) * TICK_JOULES * TICK_JOULES;
+    assert!((var - want).abs() < want * 1e-9, "{var} {want}");
 }

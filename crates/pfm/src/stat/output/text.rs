@@ -63,6 +63,18 @@ pub struct Look<'a> {
     pub thousands: Option<&'a str>,
     /// The cgroup, after the event.
     pub cgroup: Option<&'a str>,
+    /// The unit column's width: perf widens it from 4 (`msec`) to the
+    /// longest unit counted (`Joules`).
+    pub unit_width: usize,
+}
+
+/// The unit column's least width (`unit`, `msec`).
+pub const UNIT_WIDTH: usize = 4;
+
+/// The unit column's width for `units`, as perf sets it: the longest, at
+/// least [`UNIT_WIDTH`].
+pub fn unit_width<'u>(units: impl IntoIterator<Item = &'u str>) -> usize {
+    units.into_iter().map(str::len).fold(UNIT_WIDTH, usize::max)
 }
 
 /// One event's line, as perf prints it: value, unit, event, `# metric`,
@@ -85,11 +97,12 @@ pub fn line_with(rec: &CountRecord, runs: u32, look: &Look) -> String {
         None => rec.event.to_string(),
     };
     let mut line = format!(
-        "{:>18} {:<4} {:<32} {:<28}",
+        "{:>18} {:<uw$} {:<32} {:<28}",
         value,
         rec.unit,
         event,
-        fmt_metric(rec.metric)
+        fmt_metric(rec.metric),
+        uw = look.unit_width.max(UNIT_WIDTH),
     );
     if rec.counted() {
         if runs > 1 {
