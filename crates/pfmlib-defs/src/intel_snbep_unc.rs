@@ -1,7 +1,8 @@
 //! Vocabulary of the Intel server uncore family (Sandy Bridge-EP to
-//! Skylake-X, Knights Landing and Knights Mill): PMU, event and unit-mask
-//! flags, the 21 modifiers in libpfm4's attribute order (their position is
-//! the attribute code), and the extra keys that carry filter words.
+//! Skylake-X, Knights Landing and Knights Mill, Ice Lake-SP, Sapphire and
+//! Emerald Rapids, Granite Rapids): PMU, event and unit-mask flags, the 24
+//! modifiers in libpfm4's attribute order (their position is the attribute
+//! code), and the extra keys that carry filter words.
 //!
 //! Several modifiers share a name (`t`, `tf`, `cf`, `nf`: one field per box
 //! generation). An event never offers two of one name, but the data must
@@ -52,7 +53,7 @@ pub const UMASK_FLAGS: &[&str] = &["dfl", "ncombo", "excl_grp_gt", "grp_dfl_none
 /// Unique data names of the modifiers, by id (the position in [`MODIFIERS`]).
 pub const MOD_KEYS: &[&str] = &[
     "e", "i", "t8", "t5", "tf", "cf", "nf", "ff", "addr", "nf1", "isoc", "nc", "cf1", "tf1", "cf2",
-    "loc", "rem", "lmem", "rmem", "dnid", "rcsnid",
+    "loc", "rem", "lmem", "rmem", "dnid", "rcsnid", "t6", "occ_i", "occ_e",
 ];
 
 /// Hardware modifiers, by id (libpfm4's attribute index).
@@ -130,6 +131,21 @@ pub const MODIFIERS: &[ModDef] = &[
         "match this destination node id [0-15]",
     ),
     ModDef::new("rcsnid", ModKind::Int, "match this RCS node id [0-15]"),
+    ModDef::new(
+        "t",
+        ModKind::Int,
+        "threshold: count cycles with at least this many occurrences [0-63]",
+    ),
+    ModDef::new(
+        "occ_i",
+        ModKind::Bool,
+        "invert the comparison of the occupancy count",
+    ),
+    ModDef::new(
+        "occ_e",
+        ModKind::Bool,
+        "occupancy edge detect: count rising edges of the occupancy condition",
+    ),
 ];
 
 /// Extra event keys: `mods`, the modifiers the event takes (names from

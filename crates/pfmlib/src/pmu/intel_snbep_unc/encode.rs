@@ -53,6 +53,9 @@ const MODS: ModTable = ModTable::new(
         ModSpec::own(0, 1),             // rmem
         ModSpec::own(0, 15),            // dnid
         ModSpec::own(0, 15),            // rcsnid
+        ModSpec::own(0, 63),            // t6
+        ModSpec::own(0, 1),             // occ_i
+        ModSpec::own(0, 1),             // occ_e
     ],
     ErrorKind::AttrValue,
 );
@@ -60,7 +63,8 @@ const MODS: ModTable = ModTable::new(
 /// The modifiers that count for the required-modifier checks.
 const UMOD_MODS: u32 = {
     let ids = [
-        "e", "i", "t8", "t5", "tf", "tf1", "cf", "cf1", "nf", "nf1", "cf2", "ff", "addr",
+        "e", "i", "t8", "t5", "tf", "tf1", "cf", "cf1", "nf", "nf1", "cf2", "ff", "addr", "t6",
+        "occ_i", "occ_e",
     ];
     let mut m = 0;
     let mut k = 0;

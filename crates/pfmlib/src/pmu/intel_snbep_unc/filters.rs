@@ -4,8 +4,8 @@
 //! it shows in place of the one it sets (`tf`, `lmem`, `rmem`).
 
 use super::regs::{
-    BoxCtl, CboFilter1, HaAddrMatch, HswepCboFilter0, PcuCtl, SkxChaFilter0, SkxChaFilter1,
-    SkxUpiFilter, SnbepCboFilter,
+    BoxCtl, CboFilter1, HaAddrMatch, HswepCboFilter0, IcxPcuCtl, PcuCtl, SkxChaFilter0,
+    SkxChaFilter1, SkxUpiFilter, SnbepCboFilter,
 };
 use super::vocab::{ev_flag, mod_id as m, pmu_flag, EXT_MODS_REQUIRED};
 use crate::desc::Desc;
@@ -26,6 +26,12 @@ fn pcu(st: &mut Regs, f: impl FnOnce(&mut PcuCtl)) {
     st.reg = r.0;
 }
 
+fn icx_pcu(st: &mut Regs, f: impl FnOnce(&mut IcxPcuCtl)) {
+    let mut r = IcxPcuCtl(st.reg);
+    f(&mut r);
+    st.reg = r.0;
+}
+
 /// Sets fields of filter word `$k` through the register view `$ty`.
 macro_rules! filter {
     ($st:expr, $k:expr, $ty:ident, |$f:ident| $body:expr) => {{
@@ -42,6 +48,11 @@ pub(super) fn place_modifier(st: &mut Regs, id: u64, ival: u64) {
         m::I | m::E => apply_edge_inv(st, id, on),
         m::T8 => ctl(st, |r| r.set_thres(ival)),
         m::T5 => pcu(st, |r| r.set_thres(ival)),
+        // The whole 8-bit field is written (the occupancy bits above a
+        // 6-bit threshold are cleared), as libpfm4 does.
+        m::T6 => ctl(st, |r| r.set_thres(ival)),
+        m::OCC_I => icx_pcu(st, |r| r.set_occ_inv(on)),
+        m::OCC_E => icx_pcu(st, |r| r.set_occ_edge(on)),
         m::TF | m::CF | m::CF1 | m::TF1 | m::CF2 => apply_core_filter(st, id, ival),
         m::NF => filter!(st, 0, SnbepCboFilter, |f| f.set_nid(ival)),
         m::NF1 => filter!(st, 1, CboFilter1, |f| f.set_nid(ival)),
@@ -143,6 +154,9 @@ pub(super) fn fstr_value(st: &Regs, id: u64) -> Option<u64> {
         m::LOC | m::LMEM => SkxChaFilter1(f1).loc(),
         m::DNID => SkxUpiFilter(f0).dnid(),
         m::RCSNID => SkxUpiFilter(f0).rcsnid(),
+        m::T6 => IcxPcuCtl(st.reg).thres(),
+        m::OCC_I => IcxPcuCtl(st.reg).occ_inv(),
+        m::OCC_E => IcxPcuCtl(st.reg).occ_edge(),
         _ => return None,
     };
     Some(v)
@@ -189,5 +203,63 @@ impl Regs {
             pcu_band: -1,
             occ: d.pmu.flags() & pmu_flag::OCC != 0 && code & 0x80 != 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn regs(code: u64, occ: bool) -> Regs {
+        Regs {
+            reg: code,
+            umask1: code >> 8,
+            umask2: code >> 8,
+            filters: [0; 2],
+            addr: 0,
+            given: 0,
+            modmsk_r: 0,
+            must_have_filt0: false,
+            pcu_band: -1,
+            occ,
+        }
+    }
+
+    /// Ice Lake-SP PCU modifiers: a 6-bit threshold in the common field,
+    /// and the occupancy invert/edge bits whatever the event.
+    #[test]
+    fn icx_threshold_and_occupancy_bits() {
+        let mut st = regs(0x35, false);
+        place_modifier(&mut st, m::OCC_I, 1);
+        place_modifier(&mut st, m::OCC_E, 1);
+        assert_eq!(st.reg, 0xc000_0035);
+        assert_eq!(fstr_value(&st, m::OCC_I), Some(1));
+        assert_eq!(fstr_value(&st, m::OCC_E), Some(1));
+        // The threshold writes the whole 8-bit field: the occupancy bits go.
+        place_modifier(&mut st, m::T6, 0x3f);
+        assert_eq!(st.reg, 0x3f00_0035);
+        assert_eq!(fstr_value(&st, m::T6), Some(0x3f));
+        assert_eq!(fstr_value(&st, m::OCC_I), Some(0));
+        // Set after the threshold, they stay and the threshold shows 6 bits.
+        place_modifier(&mut st, m::OCC_E, 1);
+        assert_eq!(st.reg, 0xbf00_0035);
+        assert_eq!(fstr_value(&st, m::T6), Some(0x3f));
+        assert_eq!(fstr_value(&st, m::T8), Some(0xbf));
+        // `e` and `i` keep their own bits on a non-occupancy event.
+        place_modifier(&mut st, m::I, 1);
+        place_modifier(&mut st, m::E, 1);
+        assert_eq!(st.reg, 0xbf84_0035);
+    }
+
+    /// On an occupancy event (`occ` PMU, code bit 7) `e`/`i` and
+    /// `occ_e`/`occ_i` set the same bits.
+    #[test]
+    fn occupancy_event_edge_invert() {
+        let mut st = regs(0x80, true);
+        place_modifier(&mut st, m::E, 1);
+        assert_eq!(st.reg, 0x8000_0080);
+        assert_eq!(fstr_value(&st, m::OCC_E), Some(1));
+        place_modifier(&mut st, m::OCC_I, 1);
+        assert_eq!(fstr_value(&st, m::I), Some(1));
     }
 }

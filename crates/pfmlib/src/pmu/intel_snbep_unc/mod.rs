@@ -129,6 +129,9 @@ mod tests {
             mod_id::RMEM,
             mod_id::DNID,
             mod_id::RCSNID,
+            mod_id::T6,
+            mod_id::OCC_I,
+            mod_id::OCC_E,
         ];
         assert!(ids.iter().enumerate().all(|(i, &id)| id == i as u64));
     }

@@ -44,6 +44,68 @@ register! {
 }
 
 register! {
+    /// Counter control of the Ice Lake-SP PCU (`t`, `occ_i`, `occ_e`).
+    pub struct IcxPcuCtl {
+        /// Event select.
+        event / set_event: 0 ..= 7,
+        /// Unit mask.
+        umask / set_umask: 8 ..= 15,
+        /// Edge detect.
+        edge / set_edge: 18 ..= 18,
+        /// Thread filter enable.
+        tid_en / set_tid_en: 19 ..= 19,
+        /// Invert the threshold comparison.
+        inv / set_inv: 23 ..= 23,
+        /// Threshold, 6 bits.
+        thres / set_thres: 24 ..= 29,
+        /// Invert the occupancy comparison.
+        occ_inv / set_occ_inv: 30 ..= 30,
+        /// Edge detect on the occupancy count.
+        occ_edge / set_occ_edge: 31 ..= 31,
+    }
+}
+
+register! {
+    /// Counter control of the Ice Lake-SP CHA: the unit mask goes on
+    /// above the threshold (unit-mask codes wider than 8 bits land there).
+    pub struct IcxChaCtl {
+        /// Event select.
+        event / set_event: 0 ..= 7,
+        /// Unit mask.
+        umask / set_umask: 8 ..= 15,
+        /// Edge detect.
+        edge / set_edge: 18 ..= 18,
+        /// Thread filter enable.
+        tid_en / set_tid_en: 19 ..= 19,
+        /// Invert the threshold comparison.
+        inv / set_inv: 23 ..= 23,
+        /// Threshold, 8 bits.
+        thres / set_thres: 24 ..= 31,
+        /// Extended unit mask, 26 bits.
+        umask_ext / set_umask_ext: 32 ..= 57,
+    }
+}
+
+register! {
+    /// Counter control of the Ice Lake-SP M2M: a second unit-mask byte
+    /// above the threshold.
+    pub struct IcxM2mCtl {
+        /// Event select.
+        event / set_event: 0 ..= 7,
+        /// Unit mask.
+        umask / set_umask: 8 ..= 15,
+        /// Edge detect.
+        edge / set_edge: 18 ..= 18,
+        /// Invert the threshold comparison.
+        inv / set_inv: 23 ..= 23,
+        /// Threshold, 8 bits.
+        thres / set_thres: 24 ..= 31,
+        /// Second unit-mask byte.
+        umask2 / set_umask2: 32 ..= 39,
+    }
+}
+
+register! {
     /// Sandy Bridge-EP C-Box filter.
     pub struct SnbepCboFilter {
         /// Hardware thread.
@@ -165,6 +227,19 @@ mod tests {
         f.set_opc1(0x3ff);
         f.set_isoc(1);
         assert_eq!(f.0, 0x9ff8_0000);
+        let mut p = IcxPcuCtl::default();
+        p.set_thres(0x3f);
+        p.set_occ_inv(1);
+        assert_eq!(p.0, 0x7f00_0000);
+        // A unit mask wider than 8 bits spills into umask_ext.
+        let c = IcxChaCtl(0x0001_ffff_0000_ff00 | 0x35);
+        assert_eq!(
+            (c.event(), c.umask(), c.umask_ext()),
+            (0x35, 0xff, 0x1_ffff)
+        );
+        let mut m = IcxM2mCtl::default();
+        m.set_umask2(0xff);
+        assert_eq!(m.0, 0xff_0000_0000);
         let mut a = HaAddrMatch::default();
         a.set_lo(0x3ff_ffff);
         a.set_hi(0x3fff);

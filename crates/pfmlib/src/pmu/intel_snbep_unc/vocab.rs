@@ -65,6 +65,9 @@ pub(crate) mod mod_id {
     pub const RMEM: u64 = id("rmem");
     pub const DNID: u64 = id("dnid");
     pub const RCSNID: u64 = id("rcsnid");
+    pub const T6: u64 = id("t6");
+    pub const OCC_I: u64 = id("occ_i");
+    pub const OCC_E: u64 = id("occ_e");
 }
 
 /// Extra event word: the modifiers the event takes.
