@@ -115,7 +115,11 @@ fn each_generation_is_detected_on_its_models_only() {
         (0..6)
             .flat_map(|i| [format!("icx_unc_iio{i}"), format!("icx_unc_irp{i}")])
             .chain((0..4).map(|i| format!("icx_unc_upi{i}")))
-            .chain(["icx_unc_pcu".to_string(), "icx_unc_ubox".to_string()]),
+            .chain(["icx_unc_pcu".to_string(), "icx_unc_ubox".to_string()])
+            .chain((0..12).map(|i| format!("icx_unc_imc{i}")))
+            .chain((0..2).map(|i| format!("icx_unc_m2m{i}")))
+            .chain((0..4).map(|i| format!("icx_unc_m3upi{i}")))
+            .chain((0..3).map(|i| format!("icx_unc_m2pcie{i}"))),
     ) {
         assert!(all.iter().any(|(_, a)| *a == n), "{n}");
     }

@@ -408,7 +408,13 @@ static int random_pmu(void)
 {
 	switch (pick(5)) {
 	case 0: return nneither ? neither_ids[pick(nneither)] : 0;
-	case 1: return pick(2) ? -1 - pick(3) : PFM_PMU_MAX + pick(3);
+	/*
+	 * Out of range for both libraries: 4.13's PFM_PMU_MAX and the ids just
+	 * above it belong to PMUs libpfm4 upstream added (icx_unc_cha0 is 518),
+	 * which pfmlib answers for; the ids the neither list holds cover the
+	 * rest below 1024.
+	 */
+	case 1: return pick(2) ? -1 - pick(3) : 1024 + pick(3);
 	default: return ncommon ? common_ids[pick(ncommon)] : 0;
 	}
 }
