@@ -96,11 +96,37 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     }
     let command = lines.first().map_or(0, |l| l.tally.exit_code());
     let status = exit_status(command, counting.stop_signal());
-    Ok(ExitCode::from(match post_failed {
+    let status = match post_failed {
         Some(code) if status == 0 => code,
         _ => status,
-    }))
+    };
+    // An event asked for with -e that this machine cannot count is a
+    // failure, however the command ended (the default events are perf's
+    // set, shown as <not supported> where absent, as perf does).
+    let missing = if a.events.is_empty() {
+        Vec::new()
+    } else {
+        lines
+            .first()
+            .map_or_else(Vec::new, |l| l.tally.not_supported())
+    };
+    if status == 0 && !missing.is_empty() {
+        // CSV and JSON rows already say <not supported>; a line of text
+        // there would break their readers.
+        if !a.quiet && req.format == args::Format::Text {
+            warn!(
+                "pfm stat: not counted, not supported here: {}",
+                missing.join(", ")
+            );
+        }
+        return Ok(ExitCode::from(EXIT_NOT_COUNTED));
+    }
+    Ok(ExitCode::from(status))
 }
+
+/// Exit status when the command succeeded but an event given with -e could
+/// not be counted on this machine.
+pub const EXIT_NOT_COUNTED: u8 = 1;
 
 /// Each line's counts and the report they are printed to: what the
 /// counting hands its runs and intervals to.

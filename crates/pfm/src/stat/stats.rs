@@ -187,6 +187,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The events that could not be opened (not supported here).
+    pub fn not_supported(&self) -> Vec<&str> {
+        self.events
+            .iter()
+            .filter(|e| e.unsupported.is_some())
+            .map(|e| e.name.as_str())
+            .collect()
+    }
+
     /// No run yet.
     pub fn new(events: Vec<EventStats>) -> Tally {
         Tally {
