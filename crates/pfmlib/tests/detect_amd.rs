@@ -30,7 +30,7 @@ fn present(family: u32, model: u32, stepping: u32) -> Vec<&'static str> {
     v
 }
 
-/// libpfm4 4.13's revision rules (`amd64_get_revision`), written out as the
+/// libpfm4's revision rules (`amd64_get_revision`, upstream's), written out as the
 /// model and stepping ranges they cover: the core PMU detected.
 fn expected_core(family: u32, model: u32, stepping: u32) -> Option<&'static str> {
     Some(match family {
@@ -57,8 +57,9 @@ fn expected_core(family: u32, model: u32, stepping: u32) -> Option<&'static str>
         22 => "amd64_fam16h",
         23 if model < 0x30 => "amd64_fam17h_zen1",
         23 => "amd64_fam17h_zen2",
-        25 if model <= 0x0f || (0x20..=0x5f).contains(&model) => "amd64_fam19h_zen3",
-        25 if model == 0x11 => "amd64_fam19h_zen4",
+        // Upstream's rule (4.13: Zen 3 at 0-0Fh and 20h-5Fh, Zen 4 at 11h only).
+        25 if (0x10..=0x1f).contains(&model) || model >= 0x60 => "amd64_fam19h_zen4",
+        25 => "amd64_fam19h_zen3",
         _ => return None,
     })
 }

@@ -25,6 +25,25 @@ use pfmlib::{AttrType, Library, Os, Plm};
 /// sweep).
 const NOT_HERE: &[&str] = &[];
 
+/// PMUs whose behaviour changed after 4.13, which pfmlib follows upstream
+/// in (`libpfm4_head_diff.rs` sweeps them against upstream): left out of
+/// this sweep (said once), their tables still compared. Each with why.
+const UPSTREAM_CHANGED: &[(&str, &str)] = &[
+    (
+        "nhm_unc",
+        "perf_events: a kernel PMU the kernel does not list is PFM_ERR_NOTFOUND (4.13: NOTSUPP)",
+    ),
+    ("wsm_unc", "as nhm_unc"),
+    ("snb_unc_cbo0", "as nhm_unc"),
+    ("snb_unc_cbo1", "as nhm_unc"),
+    ("snb_unc_cbo2", "as nhm_unc"),
+    ("snb_unc_cbo3", "as nhm_unc"),
+    ("ivb_unc_cbo0", "as nhm_unc"),
+    ("ivb_unc_cbo1", "as nhm_unc"),
+    ("ivb_unc_cbo2", "as nhm_unc"),
+    ("ivb_unc_cbo3", "as nhm_unc"),
+];
+
 /// Test threads the sweep is split over.
 const SHARDS: usize = 4;
 
@@ -61,7 +80,16 @@ fn tables_match_libpfm4() {
 fn sweep_shard(k: usize) {
     let Some(o) = oracle() else { return };
     let lib = Library::global();
-    let names = one_per_table(lib, &shared_pmus(&o, lib));
+    let shared: Vec<String> = shared_pmus(&o, lib)
+        .into_iter()
+        .filter(|n| !UPSTREAM_CHANGED.iter().any(|(p, _)| p == n))
+        .collect();
+    if k == 0 {
+        for (p, why) in UPSTREAM_CHANGED {
+            eprintln!("sweep: {p} left out, changed upstream: {why}");
+        }
+    }
+    let names = one_per_table(lib, &shared);
     let mut diffs = Vec::new();
     let mut total = 0;
     for (i, pmu) in names.iter().enumerate() {

@@ -47,9 +47,11 @@ mod id {
     pub const H: u64 = modifier(MODIFIERS, "h");
 }
 
-/// The processor revision libpfm4 4.13 assigns to an AMD family, model and
+/// The processor revision libpfm4 assigns to an AMD family, model and
 /// stepping (`amd64_get_revision`), as the name of the core PMU it detects
-/// there; `"none"` where no PMU is detected.
+/// there; `"none"` where no PMU is detected. Family 19h is upstream's rule
+/// (Zen 4: models 10h-1Fh and from 60h on; Zen 3 the others), not 4.13's
+/// (Zen 3: 0-0Fh and 20h-5Fh, Zen 4: 11h only, none elsewhere).
 pub(crate) fn revision(family: u32, model: u32, stepping: u32) -> &'static str {
     match family {
         6 => "amd64_k7",
@@ -66,8 +68,8 @@ pub(crate) fn revision(family: u32, model: u32, stepping: u32) -> &'static str {
         22 => "amd64_fam16h",
         23 if model >= 48 => "amd64_fam17h_zen2",
         23 => "amd64_fam17h_zen1",
-        25 if model <= 0x0f || (0x20..=0x5f).contains(&model) => "amd64_fam19h_zen3",
-        25 if model == 17 => "amd64_fam19h_zen4",
+        25 if model >= 0x60 || (0x10..=0x1f).contains(&model) => "amd64_fam19h_zen4",
+        25 => "amd64_fam19h_zen3",
         _ => "none",
     }
 }
@@ -228,10 +230,14 @@ mod tests {
         assert_eq!(revision(16, 7, 0), "amd64_fam10h_barcelona");
         assert_eq!(revision(23, 47, 0), "amd64_fam17h_zen1");
         assert_eq!(revision(23, 48, 0), "amd64_fam17h_zen2");
-        assert_eq!(revision(25, 0x10, 0), "none");
+        assert_eq!(revision(25, 0x0f, 0), "amd64_fam19h_zen3");
+        assert_eq!(revision(25, 0x10, 0), "amd64_fam19h_zen4");
         assert_eq!(revision(25, 0x11, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(25, 0x1f, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(25, 0x20, 0), "amd64_fam19h_zen3");
         assert_eq!(revision(25, 0x5f, 0), "amd64_fam19h_zen3");
-        assert_eq!(revision(25, 0x60, 0), "none");
+        assert_eq!(revision(25, 0x60, 0), "amd64_fam19h_zen4");
+        assert_eq!(revision(25, 0xff, 0), "amd64_fam19h_zen4");
         assert_eq!(revision(19, 0, 0), "none");
         for r in defs::REVISIONS {
             assert!(*r == "none" || crate::tables::PmuDesc::by_name(r).is_some());

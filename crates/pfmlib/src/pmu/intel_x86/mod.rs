@@ -68,14 +68,16 @@ fn arch_event_index(ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> usize {
 }
 
 /// Modifier mask of an event on this host. The architectural PMU adds
-/// modifiers by perfmon version as libpfm4 does: version 3 adds `t`,
-/// version 4 adds `t`, `intx` and `intxcp`, other versions add nothing.
+/// modifiers by perfmon version as libpfm4 upstream does: version 3 adds
+/// `t`, version 4 adds `t`, `intx` and `intxcp`, version 5 (upstream; 4.13
+/// added nothing) `intx` and `intxcp`, other versions add nothing.
 fn modmsk(ctx: &Ctx, pmu: PmuDesc, ev: EventDesc) -> u32 {
     let mut mods = ev.modmsk();
     if is_arch(pmu) {
         match arch_perfmon(ctx, pmu).map(|a| a.version()) {
             Some(3) => mods |= 1 << m::T,
             Some(4) => mods |= (1 << m::T) | (1 << m::INTX) | (1 << m::INTXCP),
+            Some(5) => mods |= (1 << m::INTX) | (1 << m::INTXCP),
             _ => {}
         }
     }

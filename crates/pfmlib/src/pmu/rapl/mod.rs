@@ -65,14 +65,15 @@ pub(crate) fn event_set(ctx: &Ctx) -> u32 {
     }
 }
 
-/// Is the CPU an AMD Zen 2 (family 17h, model 30h and up) or Zen 3
-/// (family 19h, models 0-0Fh and 20h-5Fh), as libpfm4's amd64 revision
-/// tells them?
-fn amd_zen2_or_zen3(host: &Host) -> bool {
+/// Is the CPU an AMD Zen 2 (family 17h, model 30h and up), Zen 3 or Zen 4
+/// (every family 19h model), as libpfm4 upstream's amd64 revision tells
+/// them? (4.13 left Zen 4 out, and knew Zen 3 only in models 0-0Fh and
+/// 20h-5Fh.)
+fn amd_zen2_to_zen4(host: &Host) -> bool {
     host.vendor == Vendor::Amd
         && match host.family {
             0x17 => host.model >= 0x30,
-            0x19 => host.model <= 0x0f || (0x20..=0x5f).contains(&host.model),
+            0x19 => true,
             _ => false,
         }
 }
@@ -82,10 +83,10 @@ impl Engine for Rapl {
         &defs::DEFS
     }
 
-    /// Intel: family 6 and one of the listed models; AMD: Zen 2 or Zen 3.
+    /// Intel: family 6 and one of the listed models; AMD: Zen 2 to Zen 4.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         if pmu.vendor() == Some(Vendor::Amd) {
-            amd_zen2_or_zen3(host)
+            amd_zen2_to_zen4(host)
         } else {
             cpu_matches(pmu, host)
         }
@@ -201,15 +202,17 @@ mod tests {
     #[test]
     fn amd_revisions() {
         let amd = |f, m| Host::synthetic(Vendor::Amd, f, m);
-        assert!(amd_zen2_or_zen3(&amd(0x17, 0x31)));
-        assert!(amd_zen2_or_zen3(&amd(0x17, 0x30)));
-        assert!(!amd_zen2_or_zen3(&amd(0x17, 0x2f)));
-        assert!(amd_zen2_or_zen3(&amd(0x19, 0x01)));
-        assert!(amd_zen2_or_zen3(&amd(0x19, 0x21)));
-        assert!(amd_zen2_or_zen3(&amd(0x19, 0x5f)));
-        assert!(!amd_zen2_or_zen3(&amd(0x19, 0x10)));
-        assert!(!amd_zen2_or_zen3(&amd(0x19, 0x11)));
-        assert!(!amd_zen2_or_zen3(&amd(0x19, 0x60)));
-        assert!(!amd_zen2_or_zen3(&Host::synthetic(Vendor::Intel, 0x19, 1)));
+        assert!(amd_zen2_to_zen4(&amd(0x17, 0x31)));
+        assert!(amd_zen2_to_zen4(&amd(0x17, 0x30)));
+        assert!(!amd_zen2_to_zen4(&amd(0x17, 0x2f)));
+        assert!(amd_zen2_to_zen4(&amd(0x19, 0x01)));
+        assert!(amd_zen2_to_zen4(&amd(0x19, 0x21)));
+        assert!(amd_zen2_to_zen4(&amd(0x19, 0x5f)));
+        // Zen 4 (upstream; 4.13 said no).
+        assert!(amd_zen2_to_zen4(&amd(0x19, 0x10)));
+        assert!(amd_zen2_to_zen4(&amd(0x19, 0x11)));
+        assert!(amd_zen2_to_zen4(&amd(0x19, 0x60)));
+        assert!(!amd_zen2_to_zen4(&amd(0x1a, 0x01)));
+        assert!(!amd_zen2_to_zen4(&Host::synthetic(Vendor::Intel, 0x19, 1)));
     }
 }
