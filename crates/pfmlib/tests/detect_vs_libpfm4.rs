@@ -42,6 +42,10 @@ const UPSTREAM_CHANGED: &[&str] = &[
     // elsewhere); RAPL on Zen 4 too (4.13: Zen 2 and Zen 3 only). Every
     // identity that changed has Zen 4 in pfmlib.
     "amd64_fam19h_zen4",
+    // Events added or dropped upstream (event counts differ from 4.13).
+    "icl",
+    "icx",
+    "spr",
 ];
 
 /// ix86arch changed upstream too: perfmon version 5 (leaf 0xA EAX[7:0])

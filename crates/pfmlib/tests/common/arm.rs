@@ -60,6 +60,21 @@ impl Build {
 /// PMUs of the builds pfmlib does not have yet, with the reason.
 pub const NOT_YET: &[(&str, &str)] = &[];
 
+/// PMUs of the 4.13 builds whose tables changed upstream: pfmlib follows
+/// upstream (the `libpfm4_head_diff_arm*` tests compare them), so the 4.13
+/// comparisons leave them out (said once per test). Each with why.
+pub const UPSTREAM_CHANGED: &[(&str, &str)] = &[
+    ("arm_n1", "upstream adds L1I_CACHE, L2D_CACHE and more"),
+    ("arm_n2", "upstream adds events, as arm_n1"),
+    ("arm_v1", "upstream adds events, as arm_n1"),
+    ("arm_v2", "upstream adds events, as arm_n1"),
+];
+
+/// The PMUs a 4.13 comparison leaves out ([`UPSTREAM_CHANGED`]).
+fn changed_upstream() -> Vec<&'static str> {
+    UPSTREAM_CHANGED.iter().map(|(p, _)| *p).collect()
+}
+
 /// `name` from the environment, or why not (a panic under [`REQUIRE`]).
 pub fn path_from_env(var: &str, what: &str) -> Option<PathBuf> {
     match std::env::var_os(var) {
@@ -140,7 +155,7 @@ pub fn checked_pmus(o: &Libpfm4, lib: &Library, not_yet: &[&str]) -> Vec<String>
     }
     if !skipped.is_empty() {
         eprintln!(
-            "NOT_YET: {} PMUs skipped: {}",
+            "left out (NOT_YET, or changed upstream): {} PMUs: {}",
             skipped.len(),
             skipped.join(" ")
         );
@@ -153,7 +168,7 @@ pub fn checked_pmus(o: &Libpfm4, lib: &Library, not_yet: &[&str]) -> Vec<String>
 
 /// The tables of every PMU of the build: counts, events, attributes.
 pub fn tables(build: Build) {
-    tables_with(build, &[]);
+    tables_with(build, &changed_upstream());
 }
 
 /// [`tables`], `not_yet` left out.
@@ -187,7 +202,7 @@ pub fn tables_with(build: Build, not_yet: &[&str]) {
 /// Shard `k` of `n` of the string sweep over every PMU of the build
 /// (instances of one table included: their names, ids and kernel PMUs differ).
 pub fn sweep(build: Build, k: usize, n: usize) {
-    sweep_with(build, k, n, &[]);
+    sweep_with(build, k, n, &changed_upstream());
 }
 
 /// [`sweep`], `not_yet` left out.
@@ -251,7 +266,7 @@ pub const ODD: &[&str] = &[
 
 /// The odd strings, with every default privilege level mask.
 pub fn odd_strings(build: Build) {
-    odd_strings_with(build, &[]);
+    odd_strings_with(build, &changed_upstream());
 }
 
 /// [`odd_strings`], strings naming a PMU of `not_yet` left out.
@@ -290,7 +305,7 @@ pub fn odd_strings_with(build: Build, not_yet: &[&str]) {
 /// our own (the perf_events PMU is the x86 build's, checked by
 /// `tests/own_words.rs`).
 pub fn own_words(build: Build) {
-    own_words_with(build, &[]);
+    own_words_with(build, &changed_upstream());
 }
 
 /// [`own_words`], `not_yet` left out.
