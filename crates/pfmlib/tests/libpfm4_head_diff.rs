@@ -207,3 +207,15 @@ fn descriptions_are_our_own_head() {
         bad.join("\n")
     );
 }
+
+/// The odd strings of the 4.13 sweep (unprefixed names, case, repeated
+/// modifiers, odd values, the fully-qualified string limit) against
+/// upstream.
+#[test]
+fn odd_strings_head() {
+    let Some(o) = head::oracle(head::X86_64) else {
+        return;
+    };
+    let (diffs, n) = x86_odd_strings(Library::global(), o);
+    report("head odd strings", &diffs, n);
+}
