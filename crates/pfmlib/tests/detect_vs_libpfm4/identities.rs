@@ -345,6 +345,7 @@ pub fn all_identities() -> Vec<Identity> {
 /// Raptor Lake models answering as a P-core and as an E-core would (leaf 7
 /// EDX bit 15, hybrid; leaf 1Ah EAX[31:24], the core type: 40h Core, 20h
 /// Atom), beside the same models without those leaves.
+#[allow(dead_code)] // used by detect_vs_libpfm4_head.rs only
 pub fn upstream_identities() -> Vec<Identity> {
     const F1A: &str = "AMD family 1Ah (Zen 5, Zen 6, upstream)";
     let mut v: Vec<Identity> = (0..=255).map(|m| amd(F1A, 26, m, 0)).collect();
