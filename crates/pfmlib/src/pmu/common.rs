@@ -133,10 +133,13 @@ pub(crate) trait Engine: Sync {
 }
 
 /// With perf_events, does the kernel publish PMU `name` under
-/// `/sys/devices` (libpfm4's perf_events detection of uncore and RAPL
-/// PMUs)? Without perf_events there is nothing to ask.
+/// `/sys/bus/event_source/devices` (libpfm4 upstream's perf_events
+/// detection of uncore and RAPL PMUs; 4.13 looked under `/sys/devices`,
+/// where the same kernel links them from)? Without perf_events there is
+/// nothing to ask.
 pub(crate) fn perf_exports(host: &Host, name: Option<&str>) -> bool {
-    !host.perf_events || name.is_some_and(|n| host.file_exists(&format!("/sys/devices/{n}")))
+    !host.perf_events
+        || name.is_some_and(|n| host.file_exists(&format!("{}/{n}", crate::host::EVENT_SOURCES)))
 }
 
 /// Does the host's CPU vendor, family and model match the PMU's?
