@@ -118,6 +118,9 @@ fn later_boxes_need_the_kernel_to_publish_them() {
     let lib = Library::with_host(h);
     assert!(present(&lib, "hswep_unc_cbo3"));
     assert!(!present(&lib, "hswep_unc_cbo2"));
+    // 4.13's place (the kernel links both) is looked at too.
+    let h = Host::synthetic(Vendor::Intel, 6, 63).with_file("/sys/devices/uncore_cbox_2/type", "9");
+    assert!(present(&Library::with_host(h), "hswep_unc_cbo2"));
     // Sandy Bridge-EP boxes do not look.
     let lib = Library::with_host(host(Vendor::Intel, 6, 45, false));
     assert!(present(&lib, "snbep_unc_cbo0") && present(&lib, "snbep_unc_pcu"));

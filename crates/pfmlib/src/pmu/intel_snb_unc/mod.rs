@@ -30,7 +30,8 @@ impl Engine for SnbUncore {
     }
 
     /// The CPU model, and with perf_events the kernel's box
-    /// (`/sys/bus/event_source/devices/uncore_cbox_N`), as libpfm4 checks both.
+    /// (`/sys/bus/event_source/devices/uncore_cbox_N` or
+    /// `/sys/devices/uncore_cbox_N`), as libpfm4 checks both.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         cpu_matches(pmu, host)
     }
