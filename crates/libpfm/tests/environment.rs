@@ -90,7 +90,10 @@ fn pmu_choice_is_libpfm4s() {
         &[("LIBPFM_ENCODE_INACTIVE", "1")],
         &[("LIBPFM_FORCE_PMU", "nhm")],
         &[("LIBPFM_FORCE_PMU", "NHM_EX,whatever")],
-        &[("LIBPFM_FORCE_PMU", "wsm"), ("LIBPFM_ENCODE_INACTIVE", "")],
+        // Any value turned LIBPFM_ENCODE_INACTIVE on in 4.13 (the oracle
+        // here); upstream, which pfmlib follows, needs a leading non-zero
+        // digit, so only values both read alike are compared.
+        &[("LIBPFM_FORCE_PMU", "wsm"), ("LIBPFM_ENCODE_INACTIVE", "2")],
         &[("LIBPFM_FORCE_PMU", "no_such_pmu")],
         &[("LIBPFM_DISABLED_PMUS", "nhm,perf")],
         &[

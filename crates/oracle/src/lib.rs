@@ -279,6 +279,14 @@ impl Libpfm4 {
 
     fn open(name: impl AsRef<std::ffi::OsStr>) -> Result<Libpfm4, String> {
         let name = name.as_ref();
+        // libpfm4's `pfm_initialize` is not safe to run in two threads at
+        // once: both pass its `initdone` test, and upstream's (after 4.13)
+        // then links each PMU into its active list twice, which makes a
+        // cycle every later lookup walks forever (test threads that each
+        // load the oracle spun at 100% CPU). Loads are serialised; a later
+        // `pfm_initialize` returns at once.
+        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _serial = INIT.lock().unwrap_or_else(|e| e.into_inner());
         std::env::set_var("LIBPFM_ENCODE_INACTIVE", "1");
         // SAFETY: loading a shared library runs its constructors; libpfm4 has none that
         // affect this process beyond its own state.

@@ -127,15 +127,44 @@ fn compare(theirs: &Pmus, ours: &BTreeMap<String, (i64, i64, usize)>) -> Vec<Str
     d
 }
 
-/// The build `which` compared, its PMU and event counts printed; returns
-/// its PMU names.
-fn check_build(
+/// PMUs whose event count changed after 4.13: pfmlib follows upstream
+/// (compared by the upstream test below), so the 4.13 comparison leaves
+/// them out. Each with why.
+const UPSTREAM_CHANGED: &[(&str, &str)] = &[
+    ("icl", "upstream adds TOPDOWN_M"),
+    ("icx", "upstream adds TOPDOWN_M"),
+    ("spr", "upstream adds four events and drops AMX_OPS_RETIRED"),
+    ("arm_n1", "upstream adds L1I_CACHE, L2D_CACHE and more"),
+    ("arm_n2", "as arm_n1"),
+    ("arm_v1", "as arm_n1"),
+    ("arm_v2", "as arm_n1"),
+];
+
+/// The build `which` compared, leaving out the PMUs of `not_yet` (names,
+/// `*` ending a prefix, counted), its PMU and event counts printed; returns
+/// the PMU names compared.
+fn check_build_but(
     label: &str,
     which: &str,
     ours: &BTreeMap<String, (i64, i64, usize)>,
+    not_yet: &[&str],
 ) -> Vec<String> {
-    let theirs = oracle_pmus(which).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut theirs = oracle_pmus(which).unwrap_or_else(|e| panic!("{label}: {e}"));
     let events: i64 = theirs.values().map(|t| t.1).sum();
+    let listed = |n: &str| {
+        not_yet.iter().any(|w| match w.strip_suffix('*') {
+            Some(prefix) => n.starts_with(prefix),
+            None => n == *w,
+        })
+    };
+    let before = theirs.len();
+    theirs.retain(|n, _| !listed(n));
+    if before != theirs.len() {
+        eprintln!(
+            "list_vs_libpfm4 {label}: NOT_YET: {} PMUs left out",
+            before - theirs.len()
+        );
+    }
     let diffs = compare(&theirs, ours);
     eprintln!(
         "list_vs_libpfm4 {label}: {} PMUs, {events} events; {} differences",
@@ -166,13 +195,19 @@ fn system_oracle() -> bool {
 
 /// An Arm build named by `var`, or `None` (after saying why).
 fn arm_oracle(var: &str) -> Option<PathBuf> {
+    built_oracle(var, "PFMLIB_REQUIRE_ARM_ORACLES")
+}
+
+/// A build named by `var`, or `None` (after saying why; a panic when
+/// `require` is set).
+fn built_oracle(var: &str, require: &str) -> Option<PathBuf> {
     match std::env::var_os(var).filter(|p| !p.is_empty()) {
         Some(p) => Some(PathBuf::from(p)),
-        None if std::env::var_os("PFMLIB_REQUIRE_ARM_ORACLES").is_some() => {
-            panic!("{var} required (PFMLIB_REQUIRE_ARM_ORACLES is set) but not set")
+        None if std::env::var_os(require).is_some() => {
+            panic!("{var} required ({require} is set) but not set")
         }
         None => {
-            eprintln!("SKIPPED: {var} is not set (libpfm4 built for Arm; .ci/run builds it)");
+            eprintln!("SKIPPED: {var} is not set (a libpfm4 build; .ci/run builds it)");
             None
         }
     }
@@ -186,11 +221,13 @@ fn pfm_lists_every_pmu_of_libpfm4_with_its_event_count() {
     let ours = pfm_list();
     eprintln!("list_vs_libpfm4: pfm lists {} PMUs", ours.len());
     let mut checked: BTreeSet<String> = BTreeSet::new();
+    let changed: Vec<&str> = UPSTREAM_CHANGED.iter().map(|(p, _)| *p).collect();
     if cfg!(target_arch = "x86_64") && system_oracle() {
-        checked.extend(check_build(
+        checked.extend(check_build_but(
             "x86_64 (installed libpfm.so.4)",
             "system",
             &ours,
+            &changed,
         ));
     }
     for (label, var) in [
@@ -198,7 +235,12 @@ fn pfm_lists_every_pmu_of_libpfm4_with_its_event_count() {
         ("arm", "PFMLIB_LIBPFM4_ARM"),
     ] {
         if let Some(p) = arm_oracle(var) {
-            checked.extend(check_build(label, &p.to_string_lossy(), &ours));
+            checked.extend(check_build_but(
+                label,
+                &p.to_string_lossy(),
+                &ours,
+                &changed,
+            ));
         }
     }
     let others: Vec<&String> = ours.keys().filter(|n| !checked.contains(*n)).collect();
@@ -207,4 +249,35 @@ fn pfm_lists_every_pmu_of_libpfm4_with_its_event_count() {
         checked.len(),
         others.len()
     );
+}
+
+/// PMUs of libpfm4 upstream pfmlib does not follow yet (names, `*` ending a
+/// prefix): left out of the upstream comparison, counted; emptied when
+/// every table is in.
+const NOT_YET: &[&str] = &[];
+
+/// Each build of libpfm4 upstream (`PFMLIB_LIBPFM4_HEAD`,
+/// `PFMLIB_LIBPFM4_HEAD_ARM64`, `PFMLIB_LIBPFM4_HEAD_ARM`, built by
+/// `.ci/libpfm4-head`): every PMU listed under its name and id with its
+/// event count, as for 4.13.
+#[test]
+fn pfm_lists_every_pmu_of_libpfm4_head_with_its_event_count() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let ours = pfm_list();
+    let mut checked: BTreeSet<String> = BTreeSet::new();
+    for (label, var) in [
+        ("upstream x86_64", "PFMLIB_LIBPFM4_HEAD"),
+        ("upstream arm64", "PFMLIB_LIBPFM4_HEAD_ARM64"),
+        ("upstream arm", "PFMLIB_LIBPFM4_HEAD_ARM"),
+    ] {
+        if label.ends_with("x86_64") && !cfg!(target_arch = "x86_64") {
+            continue;
+        }
+        if let Some(p) = built_oracle(var, "PFMLIB_REQUIRE_LIBPFM4_HEAD") {
+            checked.extend(check_build_but(label, &p.to_string_lossy(), &ours, NOT_YET));
+        }
+    }
+    eprintln!("list_vs_libpfm4 upstream: {} PMUs checked", checked.len());
 }

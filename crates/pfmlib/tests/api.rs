@@ -257,6 +257,29 @@ fn architectural_pmu_follows_cpuid_leaf_0xa() {
         .unwrap();
     assert_eq!(e.codes, vec![0x1005300c4]);
 
+    // Version 5 (libpfm4 upstream): the TSX modifiers, no any-thread.
+    let mut h5 = Host::synthetic(Vendor::Intel, 6, 60);
+    h5.arch_perfmon = Some(ArchPerfmon {
+        eax: 0x0830_0805,
+        ebx: 0,
+        edx: 0x8604,
+    });
+    let v5 = Library::with_host(h5);
+    let e = v5
+        .encode(
+            "ix86arch::BRANCH_INSTRUCTIONS_RETIRED:intxcp",
+            Plm::DEFAULT,
+            Os::None,
+        )
+        .unwrap();
+    assert_eq!(e.codes, vec![0x2005300c4]);
+    assert_eq!(
+        v5.encode("ix86arch::LLC_MISSES:t", Plm::DEFAULT, Os::None)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Attr
+    );
+
     // AMD, or Intel without leaf 0xA: no architectural PMU.
     let amd = Library::with_host(Host::synthetic(Vendor::Amd, 23, 1));
     assert!(!amd.pmu("ix86arch").unwrap().info().is_present);

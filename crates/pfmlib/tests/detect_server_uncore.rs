@@ -63,14 +63,14 @@ fn server_pmus(lib: &Library) -> Vec<(&'static str, &'static str)> {
 }
 
 /// A host of `model` whose kernel publishes every uncore PMU of the
-/// library under `/sys/devices` (or none).
+/// library under `/sys/bus/event_source/devices` (or none).
 fn host(vendor: Vendor, family: u32, model: u32, publish: bool) -> Host {
     let mut h = Host::synthetic(vendor, family, model);
     if publish {
         let lib = Library::with_host(Host::none());
         for p in lib.pmus() {
             if let Some(n) = perf_name(p.info().name) {
-                h = h.with_file(&format!("/sys/devices/{n}/type"), "1\n");
+                h = h.with_file(&format!("/sys/bus/event_source/devices/{n}/type"), "1\n");
             }
         }
     }
@@ -161,13 +161,20 @@ fn later_boxes_need_the_kernel_to_publish_them() {
     let all = server_pmus(&bare);
     for (g, name) in all.iter().filter(|(g, _)| *g == "hswep_unc_") {
         assert!(checks_sysfs(g));
-        assert!(!present(&bare, name), "{name} without /sys/devices entry");
+        assert!(
+            !present(&bare, name),
+            "{name} without /sys/bus/event_source/devices entry"
+        );
     }
     // One box published: only that one is there.
-    let h = Host::synthetic(Vendor::Intel, 6, 63).with_file("/sys/devices/uncore_cbox_3/type", "9");
+    let h = Host::synthetic(Vendor::Intel, 6, 63)
+        .with_file("/sys/bus/event_source/devices/uncore_cbox_3/type", "9");
     let lib = Library::with_host(h);
     assert!(present(&lib, "hswep_unc_cbo3"));
     assert!(!present(&lib, "hswep_unc_cbo2"));
+    // 4.13's place (the kernel links both) is looked at too.
+    let h = Host::synthetic(Vendor::Intel, 6, 63).with_file("/sys/devices/uncore_cbox_2/type", "9");
+    assert!(present(&Library::with_host(h), "hswep_unc_cbo2"));
     // Sandy Bridge-EP boxes do not look.
     let lib = Library::with_host(host(Vendor::Intel, 6, 45, false));
     assert!(present(&lib, "snbep_unc_cbo0") && present(&lib, "snbep_unc_pcu"));
@@ -193,7 +200,7 @@ fn a_forced_box_must_be_published_too() {
     assert!(forced(bare.clone(), "ivbep_unc_cbo1").is_empty());
     let h = bare
         .clone()
-        .with_file("/sys/devices/uncore_cbox_10/type", "9");
+        .with_file("/sys/bus/event_source/devices/uncore_cbox_10/type", "9");
     assert_eq!(forced(h, "ivbep_unc_cbo1"), ["ivbep_unc_cbo10"]);
     // Sandy Bridge-EP boxes are not checked, forced or not.
     assert_eq!(forced(bare, "snbep_unc_ha"), ["snbep_unc_ha"]);

@@ -104,7 +104,7 @@ fn rapl_events(host: Host) -> Vec<&'static str> {
 
 #[test]
 fn intel_rapl_models_and_event_lists() {
-    let with_power = |m| intel(m).with_file("/sys/devices/power/type", "17");
+    let with_power = |m| intel(m).with_file("/sys/bus/event_source/devices/power/type", "17");
     for (models, events) in RAPL_MODELS {
         for &m in models {
             let present: Vec<_> = active(with_power(m))
@@ -146,6 +146,8 @@ fn intel_rapl_models_and_event_lists() {
 #[test]
 fn amd_rapl_on_zen2_to_zen4_only() {
     let amd = |f, m| Host::synthetic(Vendor::Amd, f, m);
+    // Zen 4 (family 19h models 10h-1Fh, 60h and up) since upstream; 4.13
+    // left it out.
     for (f, m) in [
         (0x17, 0x30),
         (0x17, 0x31),
@@ -183,7 +185,10 @@ fn amd_rapl_on_zen2_to_zen4_only() {
 fn client_uncore_needs_the_kernel_boxes() {
     let boxes = |h: Host, n: u32| {
         (0..n).fold(h, |h, i| {
-            h.with_file(&format!("/sys/devices/uncore_cbox_{i}/type"), "12")
+            h.with_file(
+                &format!("/sys/bus/event_source/devices/uncore_cbox_{i}/type"),
+                "12",
+            )
         })
     };
     assert_eq!(
@@ -285,9 +290,15 @@ fn rapl_perf_types_from_sysfs() {
 
 #[test]
 fn client_uncore_perf_types_from_sysfs() {
-    let h = Host::none()
-        .with_file("/sys/bus/event_source/devices/uncore_cbox_1/type", "11\n")
-        .with_file("/sys/bus/event_source/devices/uncore_cbox_0/type", "-2");
+    // libpfm4 upstream finds the box among the kernel's perf_events PMUs it
+    // lists at start-up: a directory with a type and a multiplexing
+    // interval, on a kernel with perf_events.
+    let listed = |h: Host, n: u32, ty: &str| {
+        let d = format!("/sys/bus/event_source/devices/uncore_cbox_{n}");
+        h.with_file(&format!("{d}/type"), ty)
+            .with_file(&format!("{d}/perf_event_mux_interval_ms"), "4")
+    };
+    let h = listed(listed(Host::none(), 1, "11\n"), 0, "-2");
     // pfm_intel_nhm_unc_get_perf_encoding: the box's type, the code less
     // its enable (22) and interrupt (20) bits.
     assert_eq!(
@@ -310,15 +321,38 @@ fn client_uncore_perf_types_from_sysfs() {
             "snb_unc_cbo1::UNC_CBO_XSNP_RESPONSE:HITM:EVICTION_FILTER:e=0:i=1:c=2:excl=0".into()
         ))
     );
+    // Upstream takes a negative type as read (4.13: the error it encodes).
     assert_eq!(
         perf(&h, "snb_unc_cbo0::UNC_CLOCKTICKS", Os::PerfEvent),
-        Err(ErrorKind::Invalid)
+        Ok((-2i32 as u32, 0xff, "snb_unc_cbo0::UNC_CLOCKTICKS".into()))
     );
+    // A box the kernel does not list: not found (4.13: not supported).
     assert_eq!(
         perf(&h, "snb_unc_cbo2::UNC_CBO_CACHE_LOOKUP", Os::PerfEvent),
-        Err(ErrorKind::NotSupported)
+        Err(ErrorKind::NotFound)
     );
-    let clock = Host::none().with_file("/sys/bus/event_source/devices/uncore_cbox_0/type", "15");
+    let unlisted = Host::none()
+        .with_file("/sys/bus/event_source/devices/uncore_cbox_1/type", "11")
+        .with_file(
+            "/sys/bus/event_source/devices/uncore_cbox_1/perf_event_mux_interval_ms",
+            "4",
+        );
+    assert_eq!(
+        perf(
+            &without_perf(unlisted.clone()),
+            "snb_unc_cbo1::UNC_CBO_XSNP_RESPONSE:HITM",
+            Os::PerfEvent
+        ),
+        Err(ErrorKind::NotFound),
+        "no perf_events: no list"
+    );
+    assert!(perf(
+        &unlisted,
+        "snb_unc_cbo1::UNC_CBO_XSNP_RESPONSE:HITM",
+        Os::PerfEvent
+    )
+    .is_ok());
+    let clock = listed(Host::none(), 0, "15");
     assert_eq!(
         perf(&clock, "snb_unc_cbo0::UNC_CLOCKTICKS", Os::PerfEventExt),
         Ok((15, 0xff, "snb_unc_cbo0::UNC_CLOCKTICKS:excl=0".into()))

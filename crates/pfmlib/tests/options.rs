@@ -112,7 +112,7 @@ fn prefixes_reach_left_out_pmus_when_asked() {
     let env = |inactive: bool| {
         move |k: &str| match k {
             "LIBPFM_FORCE_PMU" => Some("nhm".to_string()),
-            "LIBPFM_ENCODE_INACTIVE" => inactive.then(String::new),
+            "LIBPFM_ENCODE_INACTIVE" => inactive.then(|| "1".to_string()),
             _ => None,
         }
     };

@@ -24,6 +24,10 @@ pub(crate) const EVENT_SOURCES: &str = "/sys/bus/event_source/devices";
 /// Where Arm CPUs are identified (as libpfm4 does).
 const CPUINFO: &str = "/proc/cpuinfo";
 
+/// libpfm4 upstream's variable naming the file read instead of
+/// `/proc/cpuinfo` for the Arm CPU's identity.
+pub const PROC_CPUINFO_VAR: &str = "LIBPFM_PROC_CPUINFO";
+
 /// What pfmlib knows about the machine it answers for.
 ///
 /// Build one by hand to ask what pfmlib would do on another machine:
@@ -72,9 +76,17 @@ pub struct Host {
 }
 
 impl Host {
-    /// Detects the running machine (CPUID on x86, `/sys` and `/proc`).
+    /// Detects the running machine (CPUID on x86, `/sys` and `/proc`). On
+    /// Arm the CPU is read from `/proc/cpuinfo`, or from the file named by
+    /// `LIBPFM_PROC_CPUINFO` when it is set (libpfm4 upstream's variable).
     pub fn detect() -> Host {
         let mut h = Host::from_facts(Arch::native(), Facts::system());
+        if let Some(path) = std::env::var_os(PROC_CPUINFO_VAR) {
+            // Relative to the working directory, as libpfm4's fopen.
+            if let Ok(abs) = std::path::absolute(&path) {
+                h.read_arm_cpu_from(&abs.to_string_lossy());
+            }
+        }
         if let Some(c) = cpu::native() {
             h.set_cpu(c);
         }
@@ -272,10 +284,16 @@ impl Host {
     /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from
     /// the implementer, family from the architecture, model from the part).
     fn read_arm_cpu(&mut self) {
+        self.read_arm_cpu_from(CPUINFO);
+    }
+
+    /// [`Host::read_arm_cpu`] from the file at `path` (absolute, or under
+    /// the host's root).
+    fn read_arm_cpu_from(&mut self, path: &str) {
         if !matches!(self.arch, Arch::Arm | Arch::Aarch64) {
             return;
         }
-        let text = self.facts.read(CPUINFO);
+        let text = self.facts.read(path);
         self.arm_cpus = text
             .map(|t| ArmCpuId::all_from_cpuinfo(t.as_bytes(), self.arch))
             .unwrap_or_default();
@@ -354,6 +372,20 @@ fn is_cpu_pmu_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `LIBPFM_PROC_CPUINFO`'s file stands for `/proc/cpuinfo` on Arm only.
+    #[test]
+    fn arm_cpu_from_another_file() {
+        let n1 = "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd0c\n\n";
+        let mut h = Host::none().with_file("/tmp/recorded-cpuinfo", n1);
+        h.arch = Arch::Aarch64;
+        h.read_arm_cpu_from("/tmp/recorded-cpuinfo");
+        assert_eq!((h.vendor, h.model), (Vendor::Arm, 0xd0c));
+        let mut x = Host::none().with_file("/tmp/recorded-cpuinfo", n1);
+        x.arch = Arch::X86;
+        x.read_arm_cpu_from("/tmp/recorded-cpuinfo");
+        assert_eq!(x.vendor, Vendor::Other);
+    }
 
     #[test]
     fn cpu_pmu_names() {

@@ -44,6 +44,15 @@ impl Default for Options {
     }
 }
 
+/// Whether a value of `LIBPFM_ENCODE_INACTIVE` turns it on, as libpfm4
+/// upstream reads it: its first character is a digit other than 0 (4.13
+/// turned it on for any value, the empty one included).
+fn encode_inactive_value(v: &str) -> bool {
+    v.as_bytes()
+        .first()
+        .is_some_and(|c| (b'1'..=b'9').contains(c))
+}
+
 impl Options {
     /// pfmlib's defaults: nothing forced or disabled, inactive PMUs encodable.
     pub fn new() -> Options {
@@ -88,7 +97,7 @@ impl Options {
         if let Some(d) = var("LIBPFM_DISABLED_PMUS") {
             self = self.disable_pmus(&d);
         }
-        if var("LIBPFM_ENCODE_INACTIVE").is_some() {
+        if var("LIBPFM_ENCODE_INACTIVE").is_some_and(|v| encode_inactive_value(&v)) {
             self.encode_inactive = true;
             self.encode_left_out = true;
         }
@@ -160,9 +169,18 @@ mod tests {
         assert!(!o.encode_left_out);
         assert!(matches_forced("nhm", "NHM,extra") && matches_forced("nhm_ex", "nhm"));
         assert!(!matches_forced("nh", "nhm"));
-        let o = Options::libpfm4().with_env(|k| (k == "LIBPFM_ENCODE_INACTIVE").then(String::new));
+        let inactive = |v: &'static str| {
+            Options::libpfm4()
+                .with_env(move |k| (k == "LIBPFM_ENCODE_INACTIVE").then(|| v.to_string()))
+        };
+        let o = inactive("1");
         assert!(o.encode_inactive);
         assert!(o.encode_left_out);
+        // Upstream reads a digit: "0", "", "y" leave it off; "7x" turns it on.
+        for off in ["0", "", "y", " 1", "-1"] {
+            assert!(!inactive(off).encode_inactive, "{off:?}");
+        }
+        assert!(inactive("7x").encode_left_out);
         assert!(!Options::new().encode_left_out);
     }
 }

@@ -139,11 +139,19 @@ pub(crate) trait Engine: Sync {
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>>;
 }
 
-/// With perf_events, does the kernel publish PMU `name` under
-/// `/sys/devices` (libpfm4's perf_events detection of uncore and RAPL
-/// PMUs)? Without perf_events there is nothing to ask.
+/// With perf_events, does the kernel publish PMU `name`, under
+/// `/sys/bus/event_source/devices` (libpfm4 upstream's place) or
+/// `/sys/devices` (4.13's)? A kernel links one to the other; recorded trees
+/// may hold either. (Upstream also drops its perf_events layer, and so this
+/// check, when no directory there has a `perf_event_mux_interval_ms`; with
+/// both places looked at, the trees where that matters agree.) Without
+/// perf_events there is nothing to ask.
 pub(crate) fn perf_exports(host: &Host, name: Option<&str>) -> bool {
-    !host.perf_events || name.is_some_and(|n| host.file_exists(&format!("/sys/devices/{n}")))
+    !host.perf_events
+        || name.is_some_and(|n| {
+            host.file_exists(&format!("{}/{n}", crate::host::EVENT_SOURCES))
+                || host.file_exists(&format!("/sys/devices/{n}"))
+        })
 }
 
 /// Does the host's CPU vendor, family and model match the PMU's?

@@ -134,9 +134,55 @@ pub(crate) fn find_pmu_type(host: &Host, perf_name: Option<&str>, whose: &str) -
         })
 }
 
+/// `perf_event_attr.type` for kernel PMU `name` as libpfm4 upstream's
+/// `pfm_perf_find_pmu_type` finds it (its uncore encoders since 4.13): in
+/// the list it makes at start-up of the kernel's perf_events PMUs, the
+/// directories under `/sys/bus/event_source/devices` with a
+/// `perf_event_mux_interval_ms` file and a `type` number, made only when
+/// the kernel has perf_events. A PMU not in that list is "not found"
+/// (4.13: "not supported"); the number read is the type, negative or not.
+pub(crate) fn listed_perf_type(ctx: &Ctx, name: &str, whose: &str) -> Result<u32> {
+    let dir = format!("{EVENT_SOURCES}/{name}");
+    let listed = ctx.host.perf_events
+        && ctx
+            .host
+            .file_exists(&format!("{dir}/perf_event_mux_interval_ms"));
+    match kernel_pmu_type(&ctx.host, name) {
+        Some(t) if listed => Ok(t as u32),
+        _ => Err(Error::new(
+            ErrorKind::NotFound,
+            format!("the kernel lists no perf_events PMU {name:?} ({dir} with a type and perf_event_mux_interval_ms): {whose} cannot be encoded for perf_events here"),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A PMU is found only where the kernel has perf_events and lists it
+    /// with its multiplexing interval; its type is taken as read.
+    #[test]
+    fn listed_perf_type_is_upstreams() {
+        let dir = format!("{EVENT_SOURCES}/uncore");
+        let ctx = |files: &[(&str, &str)], perf: bool| {
+            let mut h = Host::none();
+            for (f, c) in files {
+                h = h.with_file(&format!("{dir}/{f}"), c);
+            }
+            h.perf_events = perf;
+            crate::Library::with_host(h)
+        };
+        let found =
+            |l: &crate::Library| listed_perf_type(l.ctx(), "uncore", "x").map_err(|e| e.kind());
+        let both = [("type", "12\n"), ("perf_event_mux_interval_ms", "4\n")];
+        assert_eq!(found(&ctx(&both, true)), Ok(12));
+        assert_eq!(found(&ctx(&both, false)), Err(ErrorKind::NotFound));
+        assert_eq!(found(&ctx(&both[..1], true)), Err(ErrorKind::NotFound));
+        assert_eq!(found(&ctx(&both[1..], true)), Err(ErrorKind::NotFound));
+        let negative = [("type", "-3"), ("perf_event_mux_interval_ms", "4")];
+        assert_eq!(found(&ctx(&negative, true)), Ok(-3i32 as u32));
+    }
 
     /// What glibc's `scanf("%d")` reads.
     #[test]

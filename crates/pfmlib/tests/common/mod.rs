@@ -1,3 +1,5 @@
 pub mod arm;
+pub mod head;
 pub mod sweep;
+pub mod validate;
 pub mod words;

@@ -443,3 +443,66 @@ pub fn sweep_pmu(o: &Libpfm4, lib: &Library, pmu: &str) -> (Vec<String>, usize) 
     }
     (diffs, n)
 }
+
+/// Strings beyond the per-event sweep (x86 builds): empty and partial
+/// names, unprefixed names, case, repeated and conflicting modifiers, odd
+/// values, a fully-qualified string longer than libpfm4's limit. Returns
+/// the differences and the number of strings.
+pub fn x86_odd_strings(lib: &Library, o: &Libpfm4) -> (Vec<String>, usize) {
+    let mut diffs = Vec::new();
+    let cases = [
+        "",
+        "::",
+        "nhm::",
+        "::cycles",
+        "nhm::ARITH,nhm::ARITH",
+        "nhm::ARITH MUL",
+        "cycles",
+        "CYCLES",
+        "instructions",
+        "perf::cycles::u",
+        "perf::cycles:u:",
+        "nhm::ARITH:DIV:MUL",
+        "nhm::ARITH:DIV:i=0",
+        "nhm::ARITH:DIV:c=1",
+        "nhm::arith:mul:mul:mul",
+        "nhm::ARITH:mul:mul:mul:mul",
+        "NHM::ARITH:MUL",
+        "nhm::ARITH:MUL:U",
+        "nhm::ARITH:MUL:K=1",
+        "nhm::OFFCORE_RESPONSE_0:ANY_REQUEST:DMND_RFO",
+        "nhm::OFFCORE_RESPONSE_0:0xffffffffff",
+        "nhm::OFFCORE_RESPONSE_0:0x3fffffffff",
+        "nhm::ILD_STALL:ANY",
+        "nhm::MEM_INST_RETIRED:LOADS",
+        "nhm::UOPS_DECODED_DEC0:u",
+        "perf::L1-DCACHE-LOADS:MISS",
+        "perf::L1-DCACHE-LOADS:READ",
+        "perf::PERF_COUNT_HW_CACHE_L1D:READ:WRITE:MISS",
+        "nhm::ARITH:0x1:0x2",
+        "nhm::ARITH:MUL:c=0x",
+        "nhm::ARITH:MUL:c=\r3",
+        "nhm::ARITH:MUL:c=99999999999999999999999",
+        "perf::cycles:period=18446744073709551615",
+        "perf::cycles:cpu=-1",
+        "nhm::INST_RETIRED:ANY_P:c=1:c=1:c=1",
+    ];
+    for s in cases {
+        compare_one(lib, o, s, Plm::DEFAULT, &mut diffs);
+    }
+    // Very long strings exercise the fully-qualified string limit.
+    let mut long = String::from("nhm::OFFCORE_RESPONSE_0");
+    for u in lib
+        .pmu("nhm")
+        .and_then(|p| p.event("OFFCORE_RESPONSE_0"))
+        .map(|e| e.attrs(Os::None))
+        .unwrap_or_default()
+    {
+        if u.attr_type == AttrType::Umask && !u.name.starts_with("ANY") {
+            long.push(':');
+            long.push_str(u.name);
+        }
+    }
+    compare_one(lib, o, &long, Plm::DEFAULT, &mut diffs);
+    (diffs, cases.len() + 1)
+}

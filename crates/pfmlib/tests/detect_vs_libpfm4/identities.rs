@@ -338,3 +338,35 @@ pub fn all_identities() -> Vec<Identity> {
     v.extend(garbage());
     v.into_iter().map(as_a_processor_answers).collect()
 }
+
+/// The identities libpfm4 upstream tells apart beyond 4.13's (every
+/// family-6 model is already in [`all_identities`]): every AMD family 1Ah
+/// model (Zen 5, Zen 6) with a few steppings, and the hybrid Alder and
+/// Raptor Lake models answering as a P-core and as an E-core would (leaf 7
+/// EDX bit 15, hybrid; leaf 1Ah EAX[31:24], the core type: 40h Core, 20h
+/// Atom), beside the same models without those leaves.
+#[allow(dead_code)] // used by detect_vs_libpfm4_head.rs only
+pub fn upstream_identities() -> Vec<Identity> {
+    const F1A: &str = "AMD family 1Ah (Zen 5, Zen 6, upstream)";
+    let mut v: Vec<Identity> = (0..=255).map(|m| amd(F1A, 26, m, 0)).collect();
+    for m in [0x02, 0x44, 0x4f, 0x50, 0x5f, 0x60, 0x7f, 0x80] {
+        v.extend([1, 15].map(|s| amd(F1A, 26, m, s)));
+    }
+    const HYBRID: &str = "Intel hybrid (Alder/Raptor Lake, upstream)";
+    for m in [0x97, 0x9a, 0xb7, 0xba, 0xbf, 0xaa, 0xac, 0xbd, 0xc5, 0xc6] {
+        for (core, kind) in [(0x40u32, "P-core"), (0x20, "E-core")] {
+            v.push(Identity {
+                class: HYBRID,
+                label: format!("Intel 6/{m:#x} {kind} (hybrid leaves)"),
+                leaves: vec![
+                    vendor(0x20, INTEL),
+                    Leaf::new(1, [signature(6, m, 2), 0, 0, 0]),
+                    Leaf::new(7, [0, 0, 0, 1 << 15]),
+                    arch_leaf([0x0830_0805, 0, 0x8604]),
+                    Leaf::new(0x1a, [core << 24 | 1, 0, 0, 0]),
+                ],
+            });
+        }
+    }
+    v.into_iter().map(as_a_processor_answers).collect()
+}

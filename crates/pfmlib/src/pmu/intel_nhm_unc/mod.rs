@@ -58,10 +58,11 @@ impl Engine for NhmUncore {
         encode(d)
     }
 
-    /// The uncore PMU's dynamic type, the code without EN/PMI.
+    /// The uncore PMU's dynamic type (as libpfm4 upstream finds it: see
+    /// `listed_perf_type`), the code without EN/PMI.
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let codes = encode(d)?;
-        attr.type_ = super::kernel_type::perf_type(
+        attr.type_ = super::kernel_type::listed_perf_type(
             ctx,
             d.pmu.perf_name().unwrap_or("uncore"),
             "uncore events",

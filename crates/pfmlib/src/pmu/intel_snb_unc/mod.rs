@@ -7,7 +7,6 @@ pub(crate) use pfmlib_defs::intel_snb_unc as defs;
 
 use super::common::{cpu_matches, offer_of, Engine, EventFlags, UmaskInfo};
 use super::intel_x86::{pmu_flag, IntelX86};
-use super::rapl::required_type;
 use crate::ctx::Ctx;
 use crate::desc::{Desc, Offer};
 use crate::error::Result;
@@ -31,7 +30,8 @@ impl Engine for SnbUncore {
     }
 
     /// The CPU model, and with perf_events the kernel's box
-    /// (`/sys/devices/uncore_cbox_N`), as libpfm4 checks both.
+    /// (`/sys/bus/event_source/devices/uncore_cbox_N` or
+    /// `/sys/devices/uncore_cbox_N`), as libpfm4 checks both.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         cpu_matches(pmu, host)
     }
@@ -66,12 +66,13 @@ impl Engine for SnbUncore {
         IntelX86.encode(ctx, d)
     }
 
-    /// The box's type from sysfs (required); `config` is the code without
+    /// The box's type from sysfs (required, as libpfm4 upstream finds it:
+    /// see `listed_perf_type`); `config` is the code without
     /// the enable and interrupt bits, which the kernel controls.
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let codes = IntelX86.encode(ctx, d)?;
         let name = d.pmu.perf_name().unwrap_or("uncore_cbox_0");
-        attr.type_ = required_type(ctx, name)?;
+        attr.type_ = super::kernel_type::listed_perf_type(ctx, name, "its events")?;
         let mut reg = PerfEvtSel(codes.first().copied().unwrap_or(0));
         reg.set_en(0);
         reg.set_int(0);

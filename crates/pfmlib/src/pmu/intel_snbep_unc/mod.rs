@@ -41,7 +41,8 @@ impl Engine for SnbepUncore {
 
     /// libpfm4 checks an Intel CPU and the model only: its family test is
     /// skipped when the vendor is Intel. Boxes from Ivy Bridge-EP on must
-    /// also be published by the kernel under `/sys/devices` when the
+    /// also be published by the kernel (`/sys/bus/event_source/devices` or
+    /// `/sys/devices`) when the
     /// kernel has perf_events.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         host.vendor == Vendor::Intel && pmu.matches_model(host.model, host.stepping)
