@@ -14,6 +14,11 @@ use std::collections::HashMap;
 /// wildcard.
 const GRAM: usize = 4;
 
+/// How many globs starting with a wildcard are tried on every name before
+/// the others are indexed (for a few, looking up the pieces of each name
+/// costs more than trying them).
+const DIRECT: usize = 32;
+
 /// A glob event part with what a name needs before the glob is tried.
 struct Candidate {
     /// The pattern's index.
@@ -37,7 +42,8 @@ struct EventMatcher {
     by_gram: HashMap<String, Vec<Candidate>>,
     /// Which lengths the keys of `by_gram` have.
     gram_lens: [bool; GRAM + 1],
-    /// Globs that start with a wildcard and have no literal run of two.
+    /// Globs that start with a wildcard: the first [`DIRECT`] ones and
+    /// those with no literal run of two.
     others: Vec<Candidate>,
 }
 
@@ -58,7 +64,7 @@ impl EventMatcher {
             return;
         }
         let needle: Vec<char> = c.needle.chars().collect();
-        if needle.len() < 2 {
+        if needle.len() < 2 || self.others.len() < DIRECT {
             self.others.push(c);
             return;
         }
@@ -238,6 +244,17 @@ mod tests {
             "x]y",
             "[]x]*",
         ];
+        // Enough globs starting with `*` that most are indexed by pieces.
+        let mut texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+        for name in ["inst_retired_any", "l1d_cache_refill", "cpu_cycles"] {
+            for k in [2, 3, 5] {
+                for i in (0..name.len() - k).step_by(2) {
+                    texts.push(format!("*{}*", &name[i..i + k]));
+                    texts.push(format!("*{}?*", &name[i..i + k]));
+                }
+            }
+        }
+        assert!(texts.len() > 2 * DIRECT, "{}", texts.len());
         let patterns: Vec<EventPattern> = texts
             .iter()
             .map(|t| EventPattern::parse(t).unwrap())
