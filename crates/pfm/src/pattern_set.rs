@@ -4,8 +4,9 @@
 //! contain its longest literal run (both necessary for a match), found
 //! through the prefix's first character or a piece of the run (up to
 //! [`GRAM`] characters) that the name holds, so a thousand patterns cost
-//! about what one does. What matches is exactly what
-//! [`EventPattern::matches`] says: the final word is always the glob's.
+//! about what one does. What matches is exactly what each pattern alone
+//! matches: the final word is always its glob's (the unit tests compare
+//! with `EventPattern::matches`).
 
 use crate::pattern::EventPattern;
 use std::collections::HashMap;
