@@ -125,3 +125,16 @@ fn many_patterns_list_what_each_lists_in_table_order() {
     assert!(warned.contains("nothing_like_this"), "{warned}");
     assert_eq!(warned, warnings);
 }
+
+#[test]
+fn a_reader_that_goes_away_mid_document_ends_pfm_like_sigpipe() {
+    // The document is written as it is made: the failed write is SIGPIPE's
+    // status (128 + 13), as for the text list.
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg("set -o pipefail; \"$PFM\" list --all --json | head -c 10 >/dev/null; echo $?")
+        .env("PFM", env!("CARGO_BIN_EXE_pfm"))
+        .output()
+        .expect("bash runs");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "141");
+}
