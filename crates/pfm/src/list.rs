@@ -3,8 +3,9 @@
 
 use crate::cli::{self, OsArg};
 use crate::pattern::EventPattern;
+use crate::pattern_set::PatternSet;
 use pfmlib::{AttrType, Event, Library, Os, Pmu, PmuKind};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -75,22 +76,24 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         .map(|p| EventPattern::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
     let searched = searched_pmus(lib, &a, &patterns)?;
+    let set = PatternSet::new(&patterns, 0..patterns.len());
     let mut hits = vec![0usize; patterns.len()];
-    let listed: Vec<Listed> = searched
+    // PMU by PMU, each written before the next is selected.
+    let listed = searched
         .iter()
-        .filter_map(|p| select(*p, &patterns, &mut hits))
-        .collect();
+        .filter_map(|p| select(*p, &patterns, &set, &mut hits));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if a.json {
-        let doc = json!({
-            "host": lib.host(),
-            "pmus": listed.iter().map(|l| pmu_json(&l.pmu, &l.events, os)).collect::<Vec<_>>(),
+        let host = serde_json::to_value(lib.host()).unwrap_or(Value::Null);
+        let pmus = listed.map(|l| {
+            let events = l.events.into_iter().map(move |e| event_json(&e, os));
+            (pmu_json(&l.pmu), events)
         });
-        writeln!(out, "{doc}")?;
+        crate::list_json::write_list(&mut out, host, pmus)?;
     } else if a.compact {
-        write_compact(&mut out, &listed, os, a.umasks)?;
+        write_compact(&mut out, &listed.collect::<Vec<_>>(), os, a.umasks)?;
     } else {
-        write_full(&mut out, lib, &listed, os, !patterns.is_empty())?;
+        write_full(&mut out, lib, listed, os, !patterns.is_empty())?;
     }
     out.flush()?;
     if patterns.is_empty() {
@@ -136,26 +139,34 @@ fn searched_pmus<'a>(
     Ok(pmus)
 }
 
-/// The events of `pmu` the patterns select (all without patterns), counting
-/// each pattern's matches; `None` when there are none.
-fn select<'a>(pmu: Pmu<'a>, patterns: &[EventPattern], hits: &mut [usize]) -> Option<Listed<'a>> {
+/// The events of `pmu` the patterns (`set`) select (all without patterns),
+/// counting each pattern's matches; `None` when there are none.
+fn select<'a>(
+    pmu: Pmu<'a>,
+    patterns: &[EventPattern],
+    set: &PatternSet,
+    hits: &mut [usize],
+) -> Option<Listed<'a>> {
+    if patterns.is_empty() {
+        let events = pmu.events().collect();
+        return Some(Listed { pmu, events });
+    }
+    let m = set.for_pmu(pmu.name());
+    if m.is_empty() {
+        return None;
+    }
     let events: Vec<Event> = pmu
         .events()
         .filter(|e| {
-            if patterns.is_empty() {
-                return true;
-            }
             let mut any = false;
-            for (p, n) in patterns.iter().zip(hits.iter_mut()) {
-                if p.matches(pmu.name(), e.name()) {
-                    *n += 1;
-                    any = true;
-                }
-            }
+            m.each_match(e.name(), |i| {
+                hits[i] += 1;
+                any = true;
+            });
             any
         })
         .collect();
-    (patterns.is_empty() || !events.is_empty()).then_some(Listed { pmu, events })
+    (!events.is_empty()).then_some(Listed { pmu, events })
 }
 
 /// Says which patterns matched nothing; the exit status: 1 when none matched.
@@ -167,17 +178,19 @@ fn report_misses(
     searched: &[Pmu],
 ) -> ExitCode {
     let listed_any = hits.iter().any(|&n| n > 0);
-    for (p, _) in patterns.iter().zip(hits).filter(|(_, &n)| n == 0) {
-        let quoted = cli::quoted(&p.text);
+    let missed = (0..patterns.len()).filter(|&i| hits[i] == 0);
+    let elsewhere = if a.pmu.is_some() || a.all {
+        vec![0; patterns.len()]
+    } else {
+        matches_elsewhere(lib, patterns, missed.clone(), searched)
+    };
+    for i in missed {
+        let quoted = cli::quoted(&patterns[i].text);
         if let Some(pmu) = &a.pmu {
             warn!("pfm: no event matches {quoted} on PMU {}", cli::quoted(pmu));
             continue;
         }
-        let elsewhere = lib
-            .pmus()
-            .filter(|q| !a.all && !searched.iter().any(|s| s.id() == q.id()))
-            .map(|q| q.events().filter(|e| p.matches(q.name(), e.name())).count())
-            .sum::<usize>();
+        let elsewhere = elsewhere[i];
         if elsewhere > 0 {
             warn!("pfm: no event matches {quoted} on the PMUs present here ({elsewhere} on other PMUs: add --all)");
         } else {
@@ -189,6 +202,31 @@ fn report_misses(
     } else {
         ExitCode::from(1)
     }
+}
+
+/// For each pattern, how many events of the PMUs not `searched` the
+/// patterns `which` match (0 for the others): one pass over those PMUs.
+fn matches_elsewhere(
+    lib: &Library,
+    patterns: &[EventPattern],
+    which: impl IntoIterator<Item = usize>,
+    searched: &[Pmu],
+) -> Vec<usize> {
+    let set = PatternSet::new(patterns, which);
+    let mut counts = vec![0; patterns.len()];
+    for q in lib.pmus() {
+        if searched.iter().any(|s| s.id() == q.id()) {
+            continue;
+        }
+        let m = set.for_pmu(q.name());
+        if m.is_empty() {
+            continue;
+        }
+        for e in q.events() {
+            m.each_match(e.name(), |i| counts[i] += 1);
+        }
+    }
+    counts
 }
 
 /// The PMU kind in words.
@@ -207,25 +245,27 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 /// The full text: the host line, then each PMU's header and events.
-fn write_full(
+fn write_full<'a>(
     out: &mut impl Write,
     lib: &Library,
-    listed: &[Listed],
+    listed: impl Iterator<Item = Listed<'a>>,
     os: Os,
     filtered: bool,
 ) -> std::io::Result<()> {
     writeln!(out, "{}", cli::host_line(lib))?;
-    if listed.is_empty() && !filtered {
-        writeln!(
-            out,
-            "No PMU is active on this host; use --all or --pmu NAME to see the others."
-        )?;
-    }
+    let mut none = true;
     for l in listed {
+        none = false;
         write_pmu_header(out, &l.pmu, filtered.then_some(l.events.len()))?;
         for e in &l.events {
             write_event(out, e, os)?;
         }
+    }
+    if none && !filtered {
+        writeln!(
+            out,
+            "No PMU is active on this host; use --all or --pmu NAME to see the others."
+        )?;
     }
     Ok(())
 }
@@ -259,18 +299,14 @@ fn write_compact(
     Ok(())
 }
 
-/// A PMU's JSON: its information and the events listed.
-pub fn pmu_json(p: &Pmu, events: &[Event], os: Os) -> Value {
+/// A PMU's JSON without its events: its information, and for a hybrid core
+/// PMU the kernel PMU it counts with and its CPUs (the events listed are
+/// written after it, under `events`, by [`crate::list_json`]).
+pub fn pmu_json(p: &Pmu) -> Value {
     let mut v = serde_json::to_value(p.info()).unwrap_or(Value::Null);
-    // The kernel PMU a hybrid core PMU counts with, and its CPUs.
     if let Some(k) = p.kernel_pmu().filter(|k| k.cpus.is_some()) {
-        v["kernel_pmu"] = json!({ "name": k.name, "type": k.type_, "cpus": k.cpus });
+        v["kernel_pmu"] = serde_json::json!({ "name": k.name, "type": k.type_, "cpus": k.cpus });
     }
-    v["events"] = events
-        .iter()
-        .map(|e| event_json(e, os))
-        .collect::<Vec<_>>()
-        .into();
     v
 }
 

@@ -16,7 +16,9 @@ mod info;
 mod input;
 mod json_strict;
 mod list;
+mod list_json;
 mod pattern;
+mod pattern_set;
 mod stat;
 
 use clap::{Parser, Subcommand};

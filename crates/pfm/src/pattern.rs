@@ -115,9 +115,43 @@ impl Glob {
         Ok(Glob { toks, norm })
     }
 
-    /// Does the pattern match all of `name` (ASCII case ignored)?
+    /// Does the pattern match all of `name` (ASCII case ignored)? (The
+    /// reference that [`crate::pattern_set`] is tested against.)
+    #[cfg(test)]
     pub fn matches(&self, name: &str) -> bool {
-        pfmlib_perf::perf_syntax::tracepoint::glob_match(&self.norm, &name.to_ascii_lowercase())
+        self.matches_lowered(&name.to_ascii_lowercase())
+    }
+
+    /// Does the pattern match all of `lowered`, a name already in ASCII
+    /// lower case? (What [`Glob::matches`] does after lower-casing.)
+    pub fn matches_lowered(&self, lowered: &str) -> bool {
+        pfmlib_perf::perf_syntax::tracepoint::glob_match(&self.norm, lowered)
+    }
+
+    /// The literal characters the pattern starts with (lower case): every
+    /// name it matches starts with them, in lower case.
+    pub fn prefix(&self) -> String {
+        self.toks
+            .iter()
+            .map_while(|t| match t {
+                Tok::Lit(c) => Some(*c),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The longest run of literal characters in the pattern (lower case,
+    /// the first of equally long ones): every name it matches contains it,
+    /// in lower case.
+    pub fn longest_literal(&self) -> String {
+        let runs = self.toks.split(|t| !matches!(t, Tok::Lit(_)));
+        let best = runs.fold(&[][..], |b, r| if r.len() > b.len() { r } else { b });
+        best.iter()
+            .filter_map(|t| match t {
+                Tok::Lit(c) => Some(*c),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Is this pattern a plain name (no `*`, `?` or `[`)?
@@ -170,7 +204,9 @@ impl EventPattern {
         })
     }
 
-    /// Does the pattern match event `event` of PMU `pmu`?
+    /// Does the pattern match event `event` of PMU `pmu`? (The reference
+    /// that [`crate::pattern_set`] is tested against.)
+    #[cfg(test)]
     pub fn matches(&self, pmu: &str, event: &str) -> bool {
         self.pmu.as_ref().is_none_or(|g| g.matches(pmu)) && self.event.matches(event)
     }
@@ -204,6 +240,12 @@ mod tests {
         assert!(g("*a*a*a*a*b").matches("aaaaaaaaaaaaaaaaab"));
         assert!(!g("*a*a*a*a*b").matches("aaaaaaaaaaaaaaaaaa"));
         assert_eq!(g("Nhm").literal().as_deref(), Some("nhm"));
+        assert_eq!(g("INST_[ab]*RET").prefix(), "inst_");
+        assert_eq!(g("*INST").prefix(), "");
+        assert_eq!(g("ab*CDE?f").longest_literal(), "cde");
+        assert_eq!(g("ab*").longest_literal(), "ab");
+        assert_eq!(g("*").longest_literal(), "");
+        assert!(g("L[12]D*").matches_lowered("l1d_cache"));
         assert_eq!(g("nhm*").literal(), None);
         for bad in ["[abc", "[z-a]", "x[", "[!"] {
             assert!(Glob::new(bad, bad).is_err(), "{bad}");
