@@ -239,3 +239,18 @@ fn huge_cpu_numbers_are_named_as_given() {
     let out = sh("$PFM stat -C 4294967295 -e task-clock -- true 2>&1; echo rc=$?");
     assert!(out.contains("4294967295") && !out.contains("rc=0"), "{out}");
 }
+
+/// A `--log-fd` open for reading only is refused before anything runs,
+/// naming why (the counts would be lost otherwise).
+#[test]
+fn a_read_only_log_fd_is_refused_up_front() {
+    let out = sh("$PFM stat --log-fd 3 -e task-clock -- echo ran 3</dev/null 2>&1; echo rc=$?");
+    assert!(
+        out.contains("--log-fd 3") && out.contains("reading only"),
+        "{out}"
+    );
+    assert!(!out.contains("ran") && !out.contains("rc=0"), "{out}");
+    // Open for writing, it takes the counts.
+    let out = sh("$PFM stat --log-fd 3 -e task-clock -- true 3>&1 2>/dev/null; echo rc=$?");
+    assert!(out.contains("task-clock") && out.contains("rc=0"), "{out}");
+}

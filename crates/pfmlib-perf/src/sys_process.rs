@@ -189,7 +189,16 @@ pub(crate) fn dup_fd(fd: i32) -> io::Result<File> {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: fcntl just returned this new descriptor; nothing else owns it.
-    Ok(File::from(unsafe { OwnedFd::from_raw_fd(new) }))
+    let file = File::from(unsafe { OwnedFd::from_raw_fd(new) });
+    // SAFETY: fcntl(F_GETFL) on a descriptor we own only reads its flags.
+    let flags = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
+    if flags >= 0 && flags & libc::O_ACCMODE == libc::O_RDONLY {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "it is open for reading only, and the counts are written to it",
+        ));
+    }
+    Ok(file)
 }
 
 /// The thousands separator of the user's numeric locale (`LC_ALL`,

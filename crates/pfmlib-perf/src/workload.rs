@@ -223,7 +223,8 @@ impl ChildWait {
 }
 
 /// Duplicates descriptor `fd`, inherited by this process, as a file to
-/// write to (`--log-fd`); an error when it is not open.
+/// write to (`--log-fd`); an error when it is not open, or open for
+/// reading only (checked before anything is counted, so no count is lost).
 pub fn inherited_fd(fd: i32) -> io::Result<std::fs::File> {
     sys_process::dup_fd(fd)
 }

@@ -47,8 +47,10 @@ impl Report {
         let out: Box<dyn Write> = if a.quiet {
             Box::new(std::io::sink())
         } else if let Some(fd) = a.log_fd {
-            let f = pfmlib_perf::inherited_fd(fd)
-                .with_context(|| format!("--log-fd {fd}: not an open descriptor"))?;
+            let f = pfmlib_perf::inherited_fd(fd).map_err(|e| match e.raw_os_error() {
+                Some(libc::EBADF) => anyhow::anyhow!("--log-fd {fd}: not an open descriptor"),
+                _ => anyhow::anyhow!("--log-fd {fd}: {e}"),
+            })?;
             Box::new(std::io::LineWriter::new(f))
         } else if let Some(p) = &a.output {
             let f = std::fs::OpenOptions::new()
