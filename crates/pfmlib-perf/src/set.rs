@@ -6,6 +6,7 @@ use crate::counter::{group_ioctl, open_leader, read_group, Counter, Options, Rea
 use crate::error::{Error, Result};
 use crate::kernel::{Ioctl, Kernel, Real};
 use crate::perf_syntax;
+use crate::perf_syntax::uncore::Part;
 use pfmlib::{Library, Plm};
 
 /// Where a [`CounterSet`] counts.
@@ -111,6 +112,10 @@ struct OpenGroup<K: Kernel> {
     counters: Vec<Counter<K>>,
     events: Vec<usize>,
     unit: usize,
+    /// An uncore event's counter, opened system-wide on a CPU of its
+    /// PMU's `cpumask` whatever the scope: started by
+    /// [`CounterSet::enable`] even when the scope starts at exec.
+    system_wide: bool,
 }
 
 /// Events (in groups) opened on every thread or CPU of a [`Scope`].
@@ -192,6 +197,11 @@ impl<K: Kernel> CounterSet<K> {
             units: units.len(),
         };
         let cpus_of = event_cpus(lib, &set.names);
+        let parts: Vec<Option<Vec<Part>>> = set
+            .names
+            .iter()
+            .map(|n| perf_syntax::uncore::parts(lib, n))
+            .collect();
         for (u, &unit) in units.iter().enumerate() {
             let mut first = 0;
             for g in groups {
@@ -200,9 +210,15 @@ impl<K: Kernel> CounterSet<K> {
                 let idx: Vec<usize> = (first..first + g.len())
                     .filter(|&i| u == 0 || !perf_syntax::is_tool(&set.names[i]))
                     .filter(|&i| counts_on(cpus_of[i].as_deref(), unit))
+                    .filter(|&i| parts[i].is_none())
                     .collect();
                 first += g.len();
                 set.open_group(kernel, lib, &idx, (u, unit), &opts);
+            }
+        }
+        for (i, p) in parts.iter().enumerate() {
+            for part in p.iter().flatten() {
+                set.open_part(kernel, lib, i, part, &units, &opts);
             }
         }
         for (i, cpus) in cpus_of.iter().enumerate() {
@@ -222,6 +238,62 @@ impl<K: Kernel> CounterSet<K> {
         set
     }
 
+    /// Opens one part of an uncore event `i` ([`perf_syntax::uncore`]):
+    /// system-wide on each CPU of its `cpumask` (the reading goes to that
+    /// CPU's unit when the scope has it, else to the first unit), or, with
+    /// no `cpumask`, on each unit of the scope like any event.
+    fn open_part(
+        &mut self,
+        kernel: &K,
+        lib: &Library,
+        i: usize,
+        part: &Part,
+        units: &[Target],
+        opts: &Options,
+    ) {
+        let on: Vec<(usize, Target, bool)> = match &part.cpus {
+            Some(cpus) => cpus
+                .iter()
+                .map(|&c| {
+                    let u = units.iter().position(|t| match *t {
+                        Target::Cpu(x) | Target::Cgroup { cpu: x, .. } => x == c,
+                        _ => false,
+                    });
+                    (u.unwrap_or(0), Target::Cpu(c), true)
+                })
+                .collect(),
+            None => units
+                .iter()
+                .enumerate()
+                .map(|(u, &t)| (u, t, false))
+                .collect(),
+        };
+        for (unit, target, system_wide) in on {
+            let o = if system_wide {
+                opts.inherit(false).enable_on_exec(false)
+            } else {
+                *opts
+            };
+            match Counter::open_on(kernel, lib, &part.event, target, &o) {
+                Ok(c) => {
+                    self.opened[i] = true;
+                    self.user_only[i] |= c.user_only();
+                    self.groups.push(OpenGroup {
+                        counters: vec![c],
+                        events: vec![i],
+                        unit,
+                        system_wide,
+                    });
+                }
+                Err(e) => {
+                    if self.errors[i].is_none() {
+                        self.errors[i] = Some(e);
+                    }
+                }
+            }
+        }
+    }
+
     fn open_group(
         &mut self,
         kernel: &K,
@@ -234,6 +306,7 @@ impl<K: Kernel> CounterSet<K> {
             counters: Vec::new(),
             events: Vec::new(),
             unit: unit_no,
+            system_wide: false,
         };
         let grouped = idx.len() > 1;
         let weak = grouped && idx.first().is_some_and(|&i| self.weak(lib, i));
@@ -313,7 +386,11 @@ impl<K: Kernel> CounterSet<K> {
                 .iter()
                 .flat_map(|g| &g.counters)
                 .for_each(Counter::tool_start);
-            return Ok(());
+            // Uncore counters are system-wide: no exec starts them.
+            return self.each_leader(|g| match g.counters.as_slice() {
+                [one] if g.system_wide => one.enable(),
+                _ => Ok(()),
+            });
         }
         self.each_leader(|g| match g.counters.as_slice() {
             [one] => one.enable(),
