@@ -6,7 +6,7 @@ use crate::counter::{group_ioctl, open_leader, read_group, Counter, Options, Rea
 use crate::error::{Error, Result};
 use crate::kernel::{Ioctl, Kernel, Real};
 use crate::perf_syntax;
-use crate::perf_syntax::uncore::Part;
+use crate::perf_syntax::uncore::{pmu_of, Part};
 use pfmlib::{Library, Plm};
 
 /// Where a [`CounterSet`] counts.
@@ -84,6 +84,19 @@ fn counts_on(cpus: Option<&[u32]>, unit: Target) -> bool {
         (Some(c), Target::Cpu(cpu) | Target::Cgroup { cpu, .. }) => c.contains(&cpu),
         _ => true,
     }
+}
+
+/// The number of boxes when every event of `parts` names the same boxes
+/// (as many, the same PMU and `cpumask` for each); `None` otherwise.
+fn same_boxes<'a>(mut parts: impl Iterator<Item = &'a [Part]>) -> Option<usize> {
+    let first = parts.next()?;
+    let same = |p: &[Part]| {
+        p.len() == first.len()
+            && p.iter()
+                .zip(first)
+                .all(|(a, b)| pmu_of(&a.event) == pmu_of(&b.event) && a.cpus == b.cpus)
+    };
+    parts.all(same).then_some(first.len())
 }
 
 /// `0-15,20` for the CPUs `cpus` (sorted).
@@ -216,10 +229,13 @@ impl<K: Kernel> CounterSet<K> {
                 set.open_group(kernel, lib, &idx, (u, unit), &opts);
             }
         }
-        for (i, p) in parts.iter().enumerate() {
-            for part in p.iter().flatten() {
-                set.open_part(kernel, lib, i, part, &units, &opts);
-            }
+        let mut first = 0;
+        for g in groups {
+            let members: Vec<usize> = (first..first + g.len())
+                .filter(|&i| parts[i].is_some())
+                .collect();
+            first += g.len();
+            set.open_uncore(kernel, lib, &members, &parts, &units, &opts);
         }
         for (i, cpus) in cpus_of.iter().enumerate() {
             if set.opened[i] {
@@ -238,20 +254,54 @@ impl<K: Kernel> CounterSet<K> {
         set
     }
 
-    /// Opens one part of an uncore event `i` ([`perf_syntax::uncore`]):
-    /// system-wide on each CPU of its `cpumask` (the reading goes to that
-    /// CPU's unit when the scope has it, else to the first unit), or, with
-    /// no `cpumask`, on each unit of the scope like any event.
-    fn open_part(
+    /// Opens the uncore events `members` of one `-e` group
+    /// ([`perf_syntax::uncore`]): when there are several and each names the
+    /// same boxes, one group per box (as perf regroups them: the kernel
+    /// groups events of one PMU only); otherwise each part on its own.
+    fn open_uncore(
         &mut self,
         kernel: &K,
         lib: &Library,
-        i: usize,
-        part: &Part,
+        members: &[usize],
+        parts: &[Option<Vec<Part>>],
         units: &[Target],
         opts: &Options,
     ) {
-        let on: Vec<(usize, Target, bool)> = match &part.cpus {
+        let of = |i: usize| parts[i].as_deref().unwrap_or_default();
+        match same_boxes(members.iter().map(|&i| of(i))) {
+            Some(boxes) if members.len() > 1 => {
+                for k in 0..boxes {
+                    let g: Vec<(usize, &Part)> = members.iter().map(|&i| (i, &of(i)[k])).collect();
+                    self.open_parts(kernel, lib, &g, units, opts);
+                }
+            }
+            _ => {
+                for &i in members {
+                    for part in of(i) {
+                        self.open_parts(kernel, lib, &[(i, part)], units, opts);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Opens parts of uncore events (of one box, the first the group's
+    /// leader): system-wide on each CPU of the first's `cpumask` (the
+    /// reading goes to that CPU's unit when the scope has it, else to the
+    /// first unit), or, with no `cpumask`, on each unit of the scope like
+    /// any event.
+    fn open_parts(
+        &mut self,
+        kernel: &K,
+        lib: &Library,
+        members: &[(usize, &Part)],
+        units: &[Target],
+        opts: &Options,
+    ) {
+        let Some(&(_, first)) = members.first() else {
+            return;
+        };
+        let on: Vec<(usize, Target, bool)> = match &first.cpus {
             Some(cpus) => cpus
                 .iter()
                 .map(|&c| {
@@ -274,22 +324,36 @@ impl<K: Kernel> CounterSet<K> {
             } else {
                 *opts
             };
-            match Counter::open_on(kernel, lib, &part.event, target, &o) {
-                Ok(c) => {
-                    self.opened[i] = true;
-                    self.user_only[i] |= c.user_only();
-                    self.groups.push(OpenGroup {
-                        counters: vec![c],
-                        events: vec![i],
-                        unit,
-                        system_wide,
-                    });
-                }
-                Err(e) => {
-                    if self.errors[i].is_none() {
-                        self.errors[i] = Some(e);
+            let mut og = OpenGroup {
+                counters: Vec::new(),
+                events: Vec::new(),
+                unit,
+                system_wide,
+            };
+            for &(i, part) in members {
+                let r = match og.counters.first() {
+                    Some(leader) => Counter::open_member(lib, leader, &part.event, &o),
+                    None if members.len() == 1 => {
+                        Counter::open_on(kernel, lib, &part.event, target, &o)
+                    }
+                    None => open_leader(kernel, lib, &part.event, target, &o),
+                };
+                match r {
+                    Ok(c) => {
+                        self.opened[i] = true;
+                        self.user_only[i] |= c.user_only();
+                        og.counters.push(c);
+                        og.events.push(i);
+                    }
+                    Err(e) => {
+                        if self.errors[i].is_none() {
+                            self.errors[i] = Some(e);
+                        }
                     }
                 }
+            }
+            if !og.counters.is_empty() {
+                self.groups.push(og);
             }
         }
     }
@@ -388,8 +452,9 @@ impl<K: Kernel> CounterSet<K> {
                 .for_each(Counter::tool_start);
             // Uncore counters are system-wide: no exec starts them.
             return self.each_leader(|g| match g.counters.as_slice() {
-                [one] if g.system_wide => one.enable(),
-                _ => Ok(()),
+                _ if !g.system_wide => Ok(()),
+                [one] => one.enable(),
+                many => group_ioctl(many, Ioctl::Enable),
             });
         }
         self.each_leader(|g| match g.counters.as_slice() {

@@ -40,7 +40,7 @@ fn tree_files(dir: &Path, at: &str) -> Vec<(String, String)> {
 }
 
 /// The simulated machine of the tree: 8 CPUs, its uncore types.
-fn sim() -> SimKernel {
+fn machine() -> SimKernel {
     SimKernel::new(
         SimConfig::default()
             .cpus(8)
@@ -139,7 +139,7 @@ fn merged_counts_are_the_sum_of_the_boxes() {
         Scope::Cpus(vec![1]),
         Scope::Cpus((0..8).collect()),
     ] {
-        let sim = sim();
+        let sim = machine();
         let g = groups(&[
             "uncore_imc/cas_count_read/",
             "skx_unc_imc::UNC_M_CAS_COUNT:RD",
@@ -157,7 +157,7 @@ fn merged_counts_are_the_sum_of_the_boxes() {
         assert_eq!(r[1].as_ref().unwrap().value, total, "{scope:?}");
     }
     // --no-merge: each box on its own line.
-    let sim = sim();
+    let sim = machine();
     let g = expand_uncore(&lib, &groups(&["uncore_imc/cas_count_read/"]));
     let set = CounterSet::open_on(&sim, &lib, &g, &Scope::Workload, &Options::default());
     assert_eq!(set.names().len(), 4);
@@ -172,7 +172,7 @@ fn merged_counts_are_the_sum_of_the_boxes() {
 #[test]
 fn per_cpu_readings_land_on_the_cpumask_cpus() {
     let lib = host_lib();
-    let sim = sim();
+    let sim = machine();
     let scope = Scope::Cpus((0..8).collect());
     let g = groups(&["uncore_cha/event=0x0/", "task-clock"]);
     let set = CounterSet::open_on(&sim, &lib, &g, &scope, &Options::default());
@@ -187,4 +187,83 @@ fn per_cpu_readings_land_on_the_cpumask_cpus() {
     let both = (5 + 6) * MS / 100;
     assert_eq!(cha, [both, 0, 0, 0, both, 0, 0, 0]);
     assert!(units.iter().all(|u| u[1].is_some()));
+}
+
+/// A `{...}` group of uncore events on the same boxes becomes one group per
+/// box and CPU, as perf regroups it; a group that mixes in a core event
+/// keeps the core event's group and opens the uncore parts on their own.
+#[test]
+fn groups_of_uncore_events_are_opened_per_box() {
+    let lib = host_lib();
+    let total: u64 = (0..4).map(|k| 2 * (k + 1) * MS / 100).sum();
+    let sim = machine();
+    let g = vec![vec![
+        "uncore_imc/cas_count_read/".to_string(),
+        "uncore_imc/clockticks/".to_string(),
+    ]];
+    let set = CounterSet::open_on(&sim, &lib, &g, &Scope::Workload, &Options::default());
+    assert!(set.error(0).is_none() && set.error(1).is_none());
+    assert_eq!(sim.open_events(), 16);
+    set.enable().unwrap();
+    sim.run(MS);
+    let r = set.read().unwrap();
+    assert_eq!(r[0].as_ref().unwrap().value, total);
+    assert_eq!(r[1].as_ref().unwrap().value, total);
+
+    // Boxes that differ (imc and cha): each part alone, still counted.
+    let sim = machine();
+    let g = vec![vec![
+        "task-clock".to_string(),
+        "uncore_imc/cas_count_read/".to_string(),
+        "uncore_cha/event=0x0/".to_string(),
+    ]];
+    let scope = Scope::Cpus(vec![0, 1]);
+    let set = CounterSet::open_on(&sim, &lib, &g, &scope, &Options::default());
+    assert!((0..3).all(|i| set.error(i).is_none()));
+    // task-clock on 2 CPUs, 4 imc and 2 cha boxes on CPUs 0 and 4.
+    assert_eq!(sim.open_events(), 2 + 8 + 4);
+    set.enable().unwrap();
+    sim.run(MS);
+    let r = set.read().unwrap();
+    assert_eq!(r[0].as_ref().unwrap().value, 2 * MS);
+    assert_eq!(r[1].as_ref().unwrap().value, total);
+    assert_eq!(r[2].as_ref().unwrap().value, 2 * (5 + 6) * MS / 100);
+}
+
+/// `--no-merge` of a group on the same boxes: one group per box, as perf
+/// regroups it; a group mixing other events keeps them together.
+#[test]
+fn no_merge_groups_per_box() {
+    let lib = host_lib();
+    let g = vec![vec![
+        "uncore_imc/cas_count_read/".to_string(),
+        "uncore_imc/clockticks/".to_string(),
+    ]];
+    let boxes = expand_uncore(&lib, &g);
+    assert_eq!(boxes.len(), 4);
+    assert_eq!(
+        boxes[1],
+        ["uncore_imc_1/cas_count_read/", "uncore_imc_1/clockticks/"]
+    );
+    let sim = machine();
+    let set = CounterSet::open_on(&sim, &lib, &boxes, &Scope::Workload, &Options::default());
+    assert_eq!(set.names().len(), 8);
+    assert!((0..8).all(|i| set.error(i).is_none()));
+    set.enable().unwrap();
+    sim.run(MS);
+    let r = set.read().unwrap();
+    assert_eq!(r[2].as_ref().unwrap().value, 2 * 2 * MS / 100);
+    assert_eq!(r[3].as_ref().unwrap().value, 2 * 2 * MS / 100);
+    let mixed = vec![vec![
+        "task-clock".to_string(),
+        "uncore_cha/event=0x0/".to_string(),
+    ]];
+    assert_eq!(
+        expand_uncore(&lib, &mixed),
+        vec![vec![
+            "task-clock".to_string(),
+            "uncore_cha_0/event=0x0/".into(),
+            "uncore_cha_1/event=0x0/".into()
+        ]]
+    );
 }

@@ -128,8 +128,12 @@ pub fn parts(lib: &Library, event: &str) -> Option<Vec<Part>> {
 
 /// The event names of `groups` with every instance-less uncore event made
 /// one event per instance (`uncore_imc/x/` → `uncore_imc_0/x/`, ...,
-/// `skx_unc_imc::X` → `skx_unc_imc0::X`, ...), in the same group: perf's
-/// `--no-merge`, each box counted and printed on its own. Other names stay.
+/// `skx_unc_imc::X` → `skx_unc_imc0::X`, ...): perf's `--no-merge`, each
+/// box counted and printed on its own. A group whose events all name the
+/// same boxes becomes one group per box (`{uncore_imc/a/,uncore_imc/b/}` →
+/// `{uncore_imc_0/a/,uncore_imc_0/b/}`, `{uncore_imc_1/a/,...}`, ...), as
+/// perf regroups them; in any other group the boxes follow each other in
+/// the group. Other names stay.
 ///
 /// ```
 /// let lib = pfmlib::Library::global();
@@ -137,14 +141,35 @@ pub fn parts(lib: &Library, event: &str) -> Option<Vec<Part>> {
 /// assert_eq!(pfmlib_perf::perf_syntax::expand_uncore(lib, &g), g);
 /// ```
 pub fn expand_uncore(lib: &Library, groups: &[Vec<String>]) -> Vec<Vec<String>> {
-    groups
-        .iter()
-        .map(|g| {
+    let mut out = Vec::new();
+    for g in groups {
+        let split: Vec<Option<Vec<String>>> = g.iter().map(|n| split(lib, n.trim())).collect();
+        let boxes = split.first().and_then(|s| s.as_ref()).map_or(0, Vec::len);
+        let pmus = |v: &Vec<String>| v.iter().map(|e| pmu_of(e).to_string()).collect::<Vec<_>>();
+        let per_box = g.len() > 1
+            && boxes > 0
+            && split.iter().all(|s| {
+                s.as_ref()
+                    .is_some_and(|v| split[0].as_ref().is_some_and(|f| pmus(v) == pmus(f)))
+            });
+        if per_box {
+            out.extend((0..boxes).map(|k| split.iter().flatten().map(|v| v[k].clone()).collect()));
+            continue;
+        }
+        out.push(
             g.iter()
-                .flat_map(|n| split(lib, n.trim()).unwrap_or_else(|| vec![n.clone()]))
-                .collect()
-        })
-        .collect()
+                .zip(split)
+                .flat_map(|(n, s)| s.unwrap_or_else(|| vec![n.clone()]))
+                .collect(),
+        );
+    }
+    out
+}
+
+/// The PMU part of an event string (`uncore_imc_0` of `uncore_imc_0/x/`,
+/// `skx_unc_imc0` of `skx_unc_imc0::X`).
+pub(crate) fn pmu_of(event: &str) -> &str {
+    event.split(['/', ':']).next().unwrap_or("")
 }
 
 #[cfg(test)]
