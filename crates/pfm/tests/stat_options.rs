@@ -1149,3 +1149,33 @@ fn tracepoints_with_the_options_like_perf() {
         agree_with_perf(tp, &["-i"], &sh);
     }
 }
+
+/// `--no-merge` is accepted (it changes only events of uncore PMUs named
+/// without their instance suffix, which this VM lacks: counted on the
+/// recorded trees and the simulated kernel in pfmlib-perf's
+/// `tests/uncore.rs`); an uncore PMU that is neither present nor the name
+/// of present instances is refused with the PMUs there are.
+#[test]
+fn no_merge_and_missing_uncore_pmus() {
+    if !can_count() {
+        return;
+    }
+    let o = pfm(&[
+        "stat",
+        "--no-merge",
+        "-x,",
+        "-e",
+        "task-clock",
+        "--",
+        "true",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).lines().any(|l| l.contains(",task-clock,")),
+        "{}",
+        stderr(&o)
+    );
+    let o = pfm(&["stat", "-e", "uncore_nobox/event=0x1/", "--", "true"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("uncore_nobox"), "{}", stderr(&o));
+}

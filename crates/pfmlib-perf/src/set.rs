@@ -6,6 +6,7 @@ use crate::counter::{group_ioctl, open_leader, read_group, Counter, Options, Rea
 use crate::error::{Error, Result};
 use crate::kernel::{Ioctl, Kernel, Real};
 use crate::perf_syntax;
+use crate::perf_syntax::uncore::{pmu_of, Part};
 use pfmlib::{Library, Plm};
 
 /// Where a [`CounterSet`] counts.
@@ -85,6 +86,19 @@ fn counts_on(cpus: Option<&[u32]>, unit: Target) -> bool {
     }
 }
 
+/// The number of boxes when every event of `parts` names the same boxes
+/// (as many, the same PMU and `cpumask` for each); `None` otherwise.
+fn same_boxes<'a>(mut parts: impl Iterator<Item = &'a [Part]>) -> Option<usize> {
+    let first = parts.next()?;
+    let same = |p: &[Part]| {
+        p.len() == first.len()
+            && p.iter()
+                .zip(first)
+                .all(|(a, b)| pmu_of(&a.event) == pmu_of(&b.event) && a.cpus == b.cpus)
+    };
+    parts.all(same).then_some(first.len())
+}
+
 /// `0-15,20` for the CPUs `cpus` (sorted).
 fn compact_cpus(cpus: &[u32]) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -111,6 +125,10 @@ struct OpenGroup<K: Kernel> {
     counters: Vec<Counter<K>>,
     events: Vec<usize>,
     unit: usize,
+    /// An uncore event's counter, opened system-wide on a CPU of its
+    /// PMU's `cpumask` whatever the scope: started by
+    /// [`CounterSet::enable`] even when the scope starts at exec.
+    system_wide: bool,
 }
 
 /// Events (in groups) opened on every thread or CPU of a [`Scope`].
@@ -192,6 +210,11 @@ impl<K: Kernel> CounterSet<K> {
             units: units.len(),
         };
         let cpus_of = event_cpus(lib, &set.names);
+        let parts: Vec<Option<Vec<Part>>> = set
+            .names
+            .iter()
+            .map(|n| perf_syntax::uncore::parts(lib, n))
+            .collect();
         for (u, &unit) in units.iter().enumerate() {
             let mut first = 0;
             for g in groups {
@@ -200,10 +223,19 @@ impl<K: Kernel> CounterSet<K> {
                 let idx: Vec<usize> = (first..first + g.len())
                     .filter(|&i| u == 0 || !perf_syntax::is_tool(&set.names[i]))
                     .filter(|&i| counts_on(cpus_of[i].as_deref(), unit))
+                    .filter(|&i| parts[i].is_none())
                     .collect();
                 first += g.len();
                 set.open_group(kernel, lib, &idx, (u, unit), &opts);
             }
+        }
+        let mut first = 0;
+        for g in groups {
+            let members: Vec<usize> = (first..first + g.len())
+                .filter(|&i| parts[i].is_some())
+                .collect();
+            first += g.len();
+            set.open_uncore(kernel, lib, &members, &parts, &units, &opts);
         }
         for (i, cpus) in cpus_of.iter().enumerate() {
             if set.opened[i] {
@@ -222,6 +254,110 @@ impl<K: Kernel> CounterSet<K> {
         set
     }
 
+    /// Opens the uncore events `members` of one `-e` group
+    /// ([`perf_syntax::uncore`]): when there are several and each names the
+    /// same boxes, one group per box (as perf regroups them: the kernel
+    /// groups events of one PMU only); otherwise each part on its own.
+    fn open_uncore(
+        &mut self,
+        kernel: &K,
+        lib: &Library,
+        members: &[usize],
+        parts: &[Option<Vec<Part>>],
+        units: &[Target],
+        opts: &Options,
+    ) {
+        let of = |i: usize| parts[i].as_deref().unwrap_or_default();
+        match same_boxes(members.iter().map(|&i| of(i))) {
+            Some(boxes) if members.len() > 1 => {
+                for k in 0..boxes {
+                    let g: Vec<(usize, &Part)> = members.iter().map(|&i| (i, &of(i)[k])).collect();
+                    self.open_parts(kernel, lib, &g, units, opts);
+                }
+            }
+            _ => {
+                for &i in members {
+                    for part in of(i) {
+                        self.open_parts(kernel, lib, &[(i, part)], units, opts);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Opens parts of uncore events (of one box, the first the group's
+    /// leader): system-wide on each CPU of the first's `cpumask` (the
+    /// reading goes to that CPU's unit when the scope has it, else to the
+    /// first unit), or, with no `cpumask`, on each unit of the scope like
+    /// any event.
+    fn open_parts(
+        &mut self,
+        kernel: &K,
+        lib: &Library,
+        members: &[(usize, &Part)],
+        units: &[Target],
+        opts: &Options,
+    ) {
+        let Some(&(_, first)) = members.first() else {
+            return;
+        };
+        let on: Vec<(usize, Target, bool)> = match &first.cpus {
+            Some(cpus) => cpus
+                .iter()
+                .map(|&c| {
+                    let u = units.iter().position(|t| match *t {
+                        Target::Cpu(x) | Target::Cgroup { cpu: x, .. } => x == c,
+                        _ => false,
+                    });
+                    (u.unwrap_or(0), Target::Cpu(c), true)
+                })
+                .collect(),
+            None => units
+                .iter()
+                .enumerate()
+                .map(|(u, &t)| (u, t, false))
+                .collect(),
+        };
+        for (unit, target, system_wide) in on {
+            let o = if system_wide {
+                opts.inherit(false).enable_on_exec(false)
+            } else {
+                *opts
+            };
+            let mut og = OpenGroup {
+                counters: Vec::new(),
+                events: Vec::new(),
+                unit,
+                system_wide,
+            };
+            for &(i, part) in members {
+                let r = match og.counters.first() {
+                    Some(leader) => Counter::open_member(lib, leader, &part.event, &o),
+                    None if members.len() == 1 => {
+                        Counter::open_on(kernel, lib, &part.event, target, &o)
+                    }
+                    None => open_leader(kernel, lib, &part.event, target, &o),
+                };
+                match r {
+                    Ok(c) => {
+                        self.opened[i] = true;
+                        self.user_only[i] |= c.user_only();
+                        og.counters.push(c);
+                        og.events.push(i);
+                    }
+                    Err(e) => {
+                        if self.errors[i].is_none() {
+                            self.errors[i] = Some(e);
+                        }
+                    }
+                }
+            }
+            if !og.counters.is_empty() {
+                self.groups.push(og);
+            }
+        }
+    }
+
     fn open_group(
         &mut self,
         kernel: &K,
@@ -234,6 +370,7 @@ impl<K: Kernel> CounterSet<K> {
             counters: Vec::new(),
             events: Vec::new(),
             unit: unit_no,
+            system_wide: false,
         };
         let grouped = idx.len() > 1;
         let weak = grouped && idx.first().is_some_and(|&i| self.weak(lib, i));
@@ -313,7 +450,12 @@ impl<K: Kernel> CounterSet<K> {
                 .iter()
                 .flat_map(|g| &g.counters)
                 .for_each(Counter::tool_start);
-            return Ok(());
+            // Uncore counters are system-wide: no exec starts them.
+            return self.each_leader(|g| match g.counters.as_slice() {
+                _ if !g.system_wide => Ok(()),
+                [one] => one.enable(),
+                many => group_ioctl(many, Ioctl::Enable),
+            });
         }
         self.each_leader(|g| match g.counters.as_slice() {
             [one] => one.enable(),

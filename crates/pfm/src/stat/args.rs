@@ -14,7 +14,9 @@ pub struct Args {
     /// Events to count, comma-separated; `{a,b}` is a group. May be repeated.
     /// pfmlib's syntax or perf's: tracepoints `sched:sched_switch` (globs
     /// too), `pmu/event=0x3c,umask=1/`, `msr/tsc/`, `r1a8`, modifiers `:u`,
-    /// `:k`, `:ppp`, `:G`, `:H`, `:D`, `:S`, `:P`.
+    /// `:k`, `:ppp`, `:G`, `:H`, `:D`, `:S`, `:P`. An uncore PMU named
+    /// without its instance suffix (`uncore_imc/cas_count_read/`) counts
+    /// every box, system-wide on its cpumask CPU, as one sum (see --no-merge).
     /// Default: task-clock, context-switches, cpu-migrations, page-faults,
     /// cycles, instructions, branches, branch-misses.
     #[arg(short = 'e', long = "event", value_name = "EVENTS")]
@@ -74,6 +76,12 @@ pub struct Args {
     /// One line per socket (`S<socket>` and its CPU count), system-wide only.
     #[arg(long = "per-socket")]
     pub per_socket: bool,
+    /// One line per uncore box: an event on a PMU named without its instance
+    /// suffix (`uncore_imc/cas_count_read/`, `skx_unc_imc::EVENT`) is
+    /// printed for each instance (`uncore_imc_0/cas_count_read/`, ...)
+    /// rather than as their sum.
+    #[arg(long = "no-merge")]
+    pub no_merge: bool,
     /// Null run: count nothing, only time the command.
     #[arg(short = 'n', long = "null", conflicts_with_all = ["events", "detailed", "metrics"])]
     pub null: bool,

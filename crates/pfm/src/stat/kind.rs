@@ -204,6 +204,32 @@ mod tests {
         assert_eq!(classify(&lib, "power/energy-pkg/"), Kind::Other);
     }
 
+    /// Uncore boxes of the recorded `uncore_host` tree (`uncore_imc_0..3`
+    /// with `cas_count_read` in MiB): the merged name carries the boxes'
+    /// scale and unit, and so does each box of `--no-merge`.
+    #[test]
+    fn merged_and_unmerged_uncore_events_keep_their_scale() {
+        let root = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../pfmlib-perf/tests/trees/uncore_host"
+        );
+        let host = tree_files(std::path::Path::new(root), "").into_iter().fold(
+            pfmlib::Host::synthetic(pfmlib::Vendor::Intel, 6, 85),
+            |h, (path, text)| h.with_file(&path, &text),
+        );
+        let lib = Library::with_host(host);
+        let mib = Some((6.103515625e-5, "MiB".to_string()));
+        let s = |ev: &str| scaled(&lib, ev).map(|s| (s.factor, s.unit));
+        assert_eq!(s("uncore_imc/cas_count_read/"), mib);
+        let merged = vec![vec!["uncore_imc/cas_count_read/".to_string()]];
+        let boxes = pfmlib_perf::perf_syntax::expand_uncore(&lib, &merged);
+        assert_eq!(boxes[0].len(), 4);
+        assert_eq!(boxes[0][3], "uncore_imc_3/cas_count_read/");
+        assert!(boxes[0].iter().all(|b| s(b) == mib));
+        assert_eq!(s("uncore_imc/clockticks/"), None);
+        assert_eq!(classify(&lib, "uncore_cha/event=0x0/"), Kind::Other);
+    }
+
     /// Every file under `dir`, as (absolute path in the tree, contents).
     fn tree_files(dir: &std::path::Path, at: &str) -> Vec<(String, String)> {
         let mut out = Vec::new();

@@ -51,6 +51,12 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
     // On a hybrid host a generic hardware event counts on each core type,
     // printed as perf prints it (`cpu_core/cycles/`, `cpu_atom/cycles/`).
     req.groups = pfmlib_perf::perf_syntax::expand_hybrid(lib, &req.groups);
+    // An uncore PMU named without its instance suffix counts every box,
+    // system-wide on each box's cpumask CPU, printed as their sum; with
+    // --no-merge, one event (and line) per box, as perf prints them.
+    if a.no_merge {
+        req.groups = pfmlib_perf::perf_syntax::expand_uncore(lib, &req.groups);
+    }
     let style = Style {
         thousands: (req.format == args::Format::Text && !a.no_big_num)
             .then(pfmlib_perf::thousands_separator)

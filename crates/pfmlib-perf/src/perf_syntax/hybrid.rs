@@ -61,7 +61,7 @@ pub fn is_hybrid(host: &Host) -> bool {
 }
 
 /// A kernel CPU list (`0-15,20`).
-fn cpu_list(text: &str) -> Option<Vec<u32>> {
+pub(crate) fn cpu_list(text: &str) -> Option<Vec<u32>> {
     let mut v = Vec::new();
     for part in text.trim().split(',').filter(|p| !p.is_empty()) {
         let (a, b) = part.split_once('-').unwrap_or((part, part));

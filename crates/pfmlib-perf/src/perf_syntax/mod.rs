@@ -31,7 +31,10 @@
 //! `{a,b}:u`, commas inside `pmu/.../`); [`expand_groups`] turns tracepoint
 //! globs into one name per tracepoint before counting, and on a hybrid host
 //! [`expand_hybrid`] makes each generic hardware event one per core PMU
-//! (`cpu_core/cycles/`, `cpu_atom/cycles/`; see [`hybrid`]).
+//! (`cpu_core/cycles/`, `cpu_atom/cycles/`; see [`hybrid`]). An uncore
+//! PMU named without its instance suffix (`uncore_imc/cas_count_read/`,
+//! `skx_unc_imc::X`) means every instance ([`uncore`]): counted merged
+//! under the one name, or one event per box with [`expand_uncore`].
 
 pub mod energy;
 pub mod generic;
@@ -40,12 +43,14 @@ mod modifiers;
 mod raw;
 pub mod sysfs_pmu;
 pub mod tracepoint;
+pub mod uncore;
 
 pub use crate::syntax_error::SyntaxError;
 pub use generic::Tool;
 pub use hybrid::expand_hybrid;
 pub use modifiers::{split_suffix, Modifiers, MAX_PRECISE};
 pub use raw::{raw_config, PERF_TYPE_RAW};
+pub use uncore::expand_uncore;
 
 use crate::error::{Error, Result};
 use pfmlib::{Host, Library, Os, PerfAttr, Plm};
@@ -152,6 +157,13 @@ fn syntax_err(event: &str, error: SyntaxError) -> Error {
 /// ```
 pub fn resolve(lib: &Library, event: &str, plm: Plm) -> Result<Vec<PerfEvent>> {
     let event = event.trim();
+    if let Some(first) = uncore::first_instance(lib, event) {
+        // `uncore_imc/x/`, `skx_unc_imc::X`: described by its first
+        // instance (type, scale, unit); counted on each ([`uncore::parts`]).
+        let mut v = resolve(lib, &first, plm)?;
+        v.iter_mut().for_each(|e| e.name = event.to_string());
+        return Ok(v);
+    }
     if event.contains('/') {
         if let Some(e) = on_core_pmu(lib, event, plm) {
             return Ok(vec![e?]);

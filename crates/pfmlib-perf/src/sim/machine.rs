@@ -38,6 +38,12 @@ pub struct SimConfig {
     pub sample_read_inherit: bool,
     /// A hybrid machine: two core PMUs (`None`: one CPU PMU).
     pub hybrid: Option<SimHybrid>,
+    /// The `perf_event_attr.type` of each uncore PMU instance, in order
+    /// (`uncore_imc_0`, `uncore_imc_1`...): as the kernel's uncore drivers,
+    /// an event of one opens only system-wide (pid -1) on a CPU and with
+    /// no level excluded (otherwise `EINVAL`), and counts whatever runs;
+    /// the instance at position `k` counts `k + 1` per 100 ns.
+    pub uncore_types: Vec<u32>,
 }
 
 /// The two core PMUs of a hybrid machine (Intel's `cpu_core` and
@@ -136,6 +142,7 @@ impl Default for SimConfig {
             validate_groups: true,
             sample_read_inherit: false,
             hybrid: None,
+            uncore_types: Vec::new(),
         }
     }
 }
@@ -173,6 +180,7 @@ setters!(
     max_precise: u8,
     validate_groups: bool,
     sample_read_inherit: bool,
+    uncore_types: Vec<u32>,
 );
 
 /// The first pid [`Machine::spawn_task`] gives.
@@ -211,6 +219,8 @@ pub(crate) struct Event {
     cpu: i32,
     /// On a hybrid machine, the core PMU it belongs to.
     core: Option<CoreKind>,
+    /// The position of its uncore PMU in [`SimConfig::uncore_types`].
+    uncore: Option<usize>,
 }
 
 impl Event {
@@ -227,6 +237,9 @@ impl Event {
     fn rate(&self) -> (u64, u64) {
         if self.exclude_user && self.exclude_kernel {
             return (0, 1);
+        }
+        if let Some(k) = self.uncore {
+            return (k as u64 + 1, 100);
         }
         let generic = matches!(self.type_, pb::PERF_TYPE_HARDWARE | pb::PERF_TYPE_HW_CACHE);
         // A hybrid PMU's native events count as raw ones; generic ones lose
@@ -332,6 +345,10 @@ impl Machine {
         if pid > 0 && !self.tasks.contains(&pid) {
             return Some(libc::ESRCH);
         }
+        let uncore = cfg.uncore_types.contains(&a.type_);
+        if uncore && (pid != -1 || cpu < 0 || a.exclude_user() != 0 || a.exclude_kernel() != 0) {
+            return Some(libc::EINVAL);
+        }
         if (pid == -1 && cpu < 0) || (cpu >= 0 && cpu as u32 >= cfg.cpus) {
             return Some(libc::EINVAL);
         }
@@ -388,9 +405,11 @@ impl Machine {
             .cfg
             .hybrid
             .and_then(|h| h.pmu_of(a.type_, a.config).ok().flatten());
+        let uncore = self.cfg.uncore_types.iter().position(|&t| t == a.type_);
         self.events.push(Event {
             cpu,
             core,
+            uncore,
             type_: a.type_,
             config: a.config,
             exclude_user: a.exclude_user() != 0,
