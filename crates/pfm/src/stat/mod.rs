@@ -57,6 +57,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
             .filter(|s| !s.is_empty()),
         cgroup: a.cgroup.clone(),
         metrics: req.metrics.clone(),
+        skip_zero: a.per_thread && a.all_cpus,
     };
     let report = Report::open(&a, req.format.clone(), style)?;
     let counting = run::Counting::new(lib, &req.groups, &req.scope, &a.command, plan(&a));
@@ -68,7 +69,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
             EventStats::new(n.clone(), kind::classify(lib, n)).with_scaled(kind::scaled(lib, n))
         })
         .collect();
-    let buckets = aggr::buckets(lib, req.aggr, &req.scope.units());
+    let buckets = aggr::buckets(lib.host(), req.aggr, &req.scope.units());
     let title = a.title();
     let mut counts = Counts {
         lines: Line::of(buckets, &events),
