@@ -435,6 +435,41 @@ mod tests {
         );
     }
 
+    /// Counts of the simulated kernel (cycles: 3 per ns on every CPU) on
+    /// the 16 CPUs of the recorded machine, summed per core, die, socket
+    /// and node: what a one-node VM cannot show.
+    #[test]
+    fn simulated_counts_per_die_and_node() {
+        use pfmlib_perf::sim::{SimConfig, SimKernel};
+        use pfmlib_perf::{CounterSet, Options, Scope};
+        // The simulated PMU's counters serve the whole machine: one per CPU.
+        let sim = SimKernel::new(SimConfig::default().cpus(16).counters(16));
+        let scope = Scope::Cpus((0..16).collect());
+        let groups = [vec!["cycles".to_string()]];
+        let lib = pfmlib::Library::global();
+        let set = CounterSet::open_on(&sim, lib, &groups, &scope, &Options::default());
+        assert!(set.error(0).is_none(), "{:?}", set.error(0));
+        set.enable().unwrap();
+        sim.run(1_000);
+        set.disable().unwrap();
+        let per_unit = set.read_units().unwrap();
+        let host = numa_host();
+        for (aggr, lines, cpus) in [
+            (Aggr::Core, 8, 2),
+            (Aggr::Die, 4, 4),
+            (Aggr::Socket, 2, 8),
+            (Aggr::Node, 4, 4),
+        ] {
+            let b = buckets(&host, aggr, &scope.units());
+            assert_eq!(b.len(), lines, "{aggr:?}");
+            for b in &b {
+                let r = sum(b, &per_unit, 1)[0].unwrap();
+                assert_eq!(r.value, 3_000 * cpus, "{aggr:?} {:?}", b.label);
+                assert_eq!(r.time_enabled, 1_000 * cpus);
+            }
+        }
+    }
+
     #[test]
     fn a_machine_without_nodes_is_node_zero() {
         let host = Host::none();
