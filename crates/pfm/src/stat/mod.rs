@@ -9,7 +9,7 @@
 //! - [`hooks`]: `--pre` and `--post`; [`run`](mod@run): opening the counters,
 //!   running the command, intervals, repeats, handing what it reads to a
 //!   [`run::Observer`];
-//! - [`aggr`]: one line per CPU, core, socket or thread; [`kind`]: what an
+//! - [`aggr`]: one line per CPU, core, die, socket, node or thread; [`kind`]: what an
 //!   event counts; [`stats`]: means, deviations, scaling, per line;
 //! - [`metric`]: derived figures; [`metricdefs`]: the metrics of `-M`;
 //!   [`request`]: the arguments validated into what is counted and how;
