@@ -155,8 +155,11 @@ impl Report {
         &self,
         lines: &'l [Line],
     ) -> Vec<(&'l Line, &'static MetricDef, Option<f64>)> {
+        // `--per-thread -a`: a thread that counted nothing has no metrics either.
+        let idle = |l: &Line| l.tally.events.iter().all(|e| e.value.mean == 0.0);
         lines
             .iter()
+            .filter(|l| !(self.style.skip_zero && idle(l)))
             .flat_map(|l| {
                 self.style.metrics.iter().map(move |m| {
                     (

@@ -457,13 +457,9 @@ fn render_lines(
     events: &[(&'static str, Kind)],
     per_unit: &[Vec<u64>],
     format: Format,
-    skip_zero: bool,
+    style: Style,
 ) -> String {
     let buf = Shared::default();
-    let style = Style {
-        skip_zero,
-        ..Style::default()
-    };
     let mut report = Report::styled(Box::new(buf.clone()), format, style);
     let stats: Vec<EventStats> = events
         .iter()
@@ -499,6 +495,17 @@ fn render_lines(
     String::from_utf8(bytes).unwrap()
 }
 
+fn plain() -> Style {
+    Style::default()
+}
+
+fn threads_of_all() -> Style {
+    Style {
+        skip_zero: true,
+        ..Style::default()
+    }
+}
+
 fn label(name: &str, key: &'static str, nr: Option<usize>) -> Option<crate::stat::aggr::Label> {
     let json = match key {
         "cpu" => name.trim_start_matches("CPU").to_string(),
@@ -526,7 +533,7 @@ fn die_and_node_lines() {
         ]
     };
     let ev = [("page-faults", SwRate)];
-    let text = render_lines(dies(), &ev, &units, Format::Text, false);
+    let text = render_lines(dies(), &ev, &units, Format::Text, plain());
     assert!(
         text.contains("\nS0-D0           2                 30      page-faults"),
         "{text}"
@@ -535,12 +542,12 @@ fn die_and_node_lines() {
     assert!(text.contains(
         "#           time die          cpus             counts unit events\n     0.100000000 S0-D0           2                 30      page-faults"
     ), "{text}");
-    let csv = render_lines(dies(), &ev, &units, Format::Csv(",".into()), false);
+    let csv = render_lines(dies(), &ev, &units, Format::Csv(",".into()), plain());
     assert!(
         csv.contains("\nS1-D1,2,70,,page-faults,2000,100.00"),
         "{csv}"
     );
-    let json = render_lines(dies(), &ev, &units, Format::Json, false);
+    let json = render_lines(dies(), &ev, &units, Format::Json, plain());
     let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
     assert_eq!(first["die"], "S0-D0");
     assert_eq!(first["aggregate-number"], 2);
@@ -548,15 +555,15 @@ fn die_and_node_lines() {
         (label("N0", "node", Some(3)), vec![0, 1, 3]),
         (label("N1", "node", Some(1)), vec![2]),
     ];
-    let text = render_lines(nodes.clone(), &ev, &units, Format::Text, false);
+    let text = render_lines(nodes.clone(), &ev, &units, Format::Text, plain());
     assert!(
         text.contains("\nN0        3                 70      page-faults"),
         "{text}"
     );
     assert!(text.contains("#           time node   cpus             counts unit events\n"));
-    let csv = render_lines(nodes.clone(), &ev, &units, Format::Csv(";".into()), false);
+    let csv = render_lines(nodes.clone(), &ev, &units, Format::Csv(";".into()), plain());
     assert!(csv.contains("\nN1;1;30;;page-faults;"), "{csv}");
-    let json = render_lines(nodes, &ev, &units, Format::Json, false);
+    let json = render_lines(nodes, &ev, &units, Format::Json, plain());
     assert!(json.contains(r#""node":"N1""#), "{json}");
 }
 
@@ -575,7 +582,7 @@ fn system_wide_threads_leave_out_what_counted_nothing() {
     };
     let ev = [("cpu-clock", Clock), ("page-faults", SwRate)];
     let units = vec![vec![0, 0], vec![2_000_000, 0], vec![1_000_000, 77]];
-    let text = render_lines(threads(), &ev, &units, Format::Text, true);
+    let text = render_lines(threads(), &ev, &units, Format::Text, threads_of_all());
     assert!(!text.contains("systemd-1"), "{text}");
     assert!(
         text.contains("\n     kworker/0:1-12                     2.00 msec cpu-clock"),
@@ -593,19 +600,32 @@ fn system_wide_threads_leave_out_what_counted_nothing() {
     assert!(
         text.contains("#           time             comm-pid                  counts unit events")
     );
-    let csv = render_lines(threads(), &ev, &units, Format::Csv(",".into()), true);
+    let csv = render_lines(
+        threads(),
+        &ev,
+        &units,
+        Format::Csv(",".into()),
+        threads_of_all(),
+    );
     let rows: Vec<&str> = csv
         .lines()
         .filter(|l| l.contains("-clock,") || l.contains(",page-faults,"))
         .collect();
     assert_eq!(rows.len(), 6, "three pairs, summary and interval: {csv}");
-    let json = render_lines(threads(), &ev, &units, Format::Json, true);
+    let json = render_lines(threads(), &ev, &units, Format::Json, threads_of_all());
     assert_eq!(
         json.lines().count(),
         6,
         "three pairs, run and interval: {json}"
     );
     assert!(!json.contains("systemd-1"));
-    let all = render_lines(threads(), &ev, &units, Format::Csv(",".into()), false);
+    let all = render_lines(threads(), &ev, &units, Format::Csv(",".into()), plain());
     assert!(all.contains("systemd-1,0.00,msec,cpu-clock"), "{all}");
+    // -M: a thread that counted nothing has no metric line either.
+    let style = Style {
+        metrics: crate::stat::metricdefs::resolve(&["CPUs_utilized".into()]).unwrap(),
+        ..threads_of_all()
+    };
+    let text = render_lines(threads(), &ev, &units, Format::Text, style);
+    assert_eq!(text.matches("CPUs_utilized").count(), 2, "{text}");
 }
