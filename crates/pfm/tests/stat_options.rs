@@ -409,7 +409,13 @@ fn per_cpu_core_and_socket_lines() {
     let o = pfm(&["stat", "-A", "-e", "page-faults", "--", "true"]);
     assert_eq!(o.status.code(), Some(2), "-A is system-wide only");
     if perf_counts() {
-        for opt in ["-A", "--per-core", "--per-socket"] {
+        for opt in [
+            "-A",
+            "--per-core",
+            "--per-die",
+            "--per-socket",
+            "--per-node",
+        ] {
             let prefixes = |prog: &str| {
                 let o = run(
                     prog,
@@ -442,6 +448,204 @@ fn per_cpu_core_and_socket_lines() {
                 "{opt}"
             );
         }
+    }
+}
+
+/// The sum of the CPU counts (second field) of the `-x,` lines that
+/// `keep` selects, and how many lines there were.
+fn cpus_in_lines(report: &str, keep: impl Fn(&str) -> bool) -> (usize, usize) {
+    let lines: Vec<&str> = report.lines().filter(|l| keep(l)).collect();
+    let cpus = lines
+        .iter()
+        .map(|l| {
+            l.split(',')
+                .nth(1)
+                .and_then(|v| v.parse::<usize>().ok())
+                .unwrap_or(0)
+        })
+        .sum();
+    (cpus, lines.len())
+}
+
+/// The NUMA nodes with CPUs, from sysfs (`None` without a node directory).
+fn nodes_with_cpus() -> Option<usize> {
+    let rd = std::fs::read_dir("/sys/devices/system/node").ok()?;
+    Some(
+        rd.filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with("node"))
+            .filter(|e| {
+                std::fs::read_to_string(e.path().join("cpulist"))
+                    .is_ok_and(|c| !c.trim().is_empty())
+            })
+            .count(),
+    )
+}
+
+#[test]
+fn per_die_and_per_node_lines() {
+    if !can_count() {
+        return;
+    }
+    let cpus = online_cpus();
+    let stat = |opt: &str| {
+        let o = pfm(&[
+            "stat",
+            "-a",
+            opt,
+            "-x,",
+            "-e",
+            "cpu-clock",
+            "--",
+            "sleep",
+            "0.1",
+        ]);
+        assert!(o.status.success(), "{opt}: {}", stderr(&o));
+        stderr(&o)
+    };
+    let err = stat("--per-die");
+    let (n, lines) = cpus_in_lines(&err, |l| l.starts_with('S') && l.contains("-D"));
+    assert_eq!(n, cpus, "every CPU in one die line: {err}");
+    assert!(lines >= 1);
+    let err = stat("--per-node");
+    let (n, lines) = cpus_in_lines(&err, |l| l.starts_with('N'));
+    assert_eq!(n, cpus, "every CPU in one node line: {err}");
+    if let Some(nodes) = nodes_with_cpus() {
+        assert_eq!(lines, nodes.max(1), "{err}");
+    }
+    let o = pfm(&[
+        "stat",
+        "-a",
+        "--per-node",
+        "-e",
+        "cpu-clock",
+        "--",
+        "sleep",
+        "0.1",
+    ]);
+    assert!(
+        stderr(&o).lines().any(|l| l.starts_with("N0     ")),
+        "{}",
+        stderr(&o)
+    );
+    let o = pfm(&[
+        "stat",
+        "-a",
+        "--per-die",
+        "-j",
+        "-e",
+        "cpu-clock",
+        "--",
+        "sleep",
+        "0.1",
+    ]);
+    let first: Value =
+        serde_json::from_str(stderr(&o).lines().next().unwrap_or("")).unwrap_or_default();
+    assert!(
+        first["die"]
+            .as_str()
+            .is_some_and(|d| d.starts_with('S') && d.contains("-D")),
+        "{}",
+        stderr(&o)
+    );
+    for opt in ["--per-die", "--per-node"] {
+        let o = pfm(&["stat", opt, "-e", "page-faults", "--", "true"]);
+        assert_eq!(o.status.code(), Some(2), "{opt} is system-wide only");
+    }
+    let o = pfm(&[
+        "stat",
+        "-a",
+        "--per-die",
+        "--per-node",
+        "-e",
+        "page-faults",
+        "--",
+        "true",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "one aggregation at a time");
+}
+
+/// `--per-thread -a`: every thread of the system, each a line, those that
+/// counted nothing left out; a process started before counting shows
+/// under its own `comm-tid` with its counts (and, with perf installed, the
+/// same counts as perf's line for it).
+#[test]
+fn per_thread_system_wide() {
+    if !can_count() {
+        return;
+    }
+    let count = |prog: &str| {
+        let (pid, reaper) = delayed_dd();
+        let o = run(
+            prog,
+            &[
+                "stat",
+                "-a",
+                "--per-thread",
+                "-x,",
+                "-e",
+                "page-faults",
+                "--",
+                "sleep",
+                "1.5",
+            ],
+        );
+        let _ = reaper.join();
+        let err = o.map(|o| stderr(&o)).unwrap_or_default();
+        let mine = err
+            .lines()
+            .find(|l| l.starts_with(&format!("sh-{pid},")))
+            .and_then(|l| l.split(',').nth(1)?.parse::<f64>().ok());
+        (err, mine)
+    };
+    let (err, faults) = count(env!("CARGO_BIN_EXE_pfm"));
+    let faults = faults.unwrap_or(0.0);
+    assert!(faults > 2000.0, "dd's faults on its own line: {err}");
+    // Threads that counted nothing are left out; each line is comm-tid.
+    for l in err.lines().filter(|l| l.contains(",page-faults,")) {
+        let v: f64 = l
+            .split(',')
+            .nth(1)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0);
+        assert!(v > 0.0, "{l}");
+        let (name, _) = l.split_once(',').unwrap_or_default();
+        assert!(
+            name.rsplit_once('-')
+                .is_some_and(|(_, t)| t.parse::<u32>().is_ok()),
+            "{l}"
+        );
+    }
+    let refused = |args: &[&str], why: &str| {
+        let o = pfm(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    };
+    refused(
+        &["stat", "--per-thread", "-e", "page-faults", "--", "true"],
+        "-a",
+    );
+    refused(
+        &[
+            "stat",
+            "--per-thread",
+            "-a",
+            "-C",
+            "0",
+            "-e",
+            "page-faults",
+            "--",
+            "true",
+        ],
+        "-C does not apply",
+    );
+    if perf_counts() {
+        let (perf, theirs) = count("perf");
+        eprintln!("perf --per-thread -a: {perf}");
+        let theirs = theirs.unwrap_or(0.0);
+        assert!(
+            (theirs - faults).abs() / theirs.max(1.0) < 0.05,
+            "perf {theirs}, pfm {faults}"
+        );
     }
 }
 

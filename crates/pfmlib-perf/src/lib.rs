@@ -65,7 +65,9 @@ pub use env::{
     explain_open_error, hardware_pmu, task_is_foreign, Environment, OpenContext, TargetKind,
 };
 pub use error::{Error, Result};
-pub use process::{interrupt_process, terminate_process, wait_child, ChildExit, Interrupt};
+pub use process::{
+    interrupt_process, raise_open_files_limit, terminate_process, wait_child, ChildExit, Interrupt,
+};
 pub use set::{CounterSet, Scope};
 pub use tsc::{tsc_rate, tstamp, RateSource, Tstamp};
 pub use workload::{

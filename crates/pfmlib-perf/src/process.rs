@@ -35,6 +35,13 @@ impl Interrupt {
     }
 }
 
+/// Lets this process hold `want` open descriptors where its hard limit
+/// allows (perf raises its limit likewise for counters on many threads or
+/// CPUs): the soft limit afterwards. Programs started later inherit it.
+pub fn raise_open_files_limit(want: u64) -> io::Result<u64> {
+    crate::sys_process::raise_nofile_limit(want)
+}
+
 /// How a child ended, and the CPU time it and its waited-for children used.
 #[derive(Debug, Clone, Copy)]
 pub struct ChildExit {

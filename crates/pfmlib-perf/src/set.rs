@@ -238,7 +238,10 @@ impl<K: Kernel> CounterSet<K> {
             set.open_uncore(kernel, lib, &members, &parts, &units, &opts);
         }
         for (i, cpus) in cpus_of.iter().enumerate() {
-            if set.opened[i] {
+            // Out of descriptors on one thread or CPU is an error even where
+            // the others opened: their sum alone would be made-up data.
+            let fatal = matches!(set.errors[i], Some(Error::TooManyFiles { .. }));
+            if set.opened[i] && !fatal {
                 set.errors[i] = None;
             } else if set.errors[i].is_none() {
                 let why = match cpus {
@@ -399,7 +402,8 @@ impl<K: Kernel> CounterSet<K> {
                     og.events.push(i);
                 }
                 Err(e) => {
-                    if self.errors[i].is_none() {
+                    // Out of descriptors is kept over any other reason.
+                    if self.errors[i].is_none() || matches!(e, Error::TooManyFiles { .. }) {
                         self.errors[i] = Some(e);
                     }
                 }

@@ -201,6 +201,33 @@ pub(crate) fn dup_fd(fd: i32) -> io::Result<File> {
     Ok(file)
 }
 
+/// Raises this process's soft limit on open descriptors to `want`, or to
+/// its hard limit when that is lower; the limit it has afterwards.
+// `rlim_t` is `u64` here but narrower on some 32-bit targets.
+#[allow(clippy::unnecessary_cast)]
+pub(crate) fn raise_nofile_limit(want: u64) -> io::Result<u64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the valid struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let want = libc::rlim_t::try_from(want).unwrap_or(libc::rlim_t::MAX);
+    let target = want.min(lim.rlim_max);
+    if lim.rlim_cur >= target {
+        return Ok(lim.rlim_cur as u64);
+    }
+    lim.rlim_cur = target;
+    // SAFETY: setrlimit reads the valid struct it is given; the soft limit
+    // stays within the hard one, so no privilege is needed.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(target as u64)
+}
+
 /// The thousands separator of the user's numeric locale (`LC_ALL`,
 /// `LC_NUMERIC`, `LANG`), as the C library gives it; empty in the C locale.
 ///

@@ -372,6 +372,27 @@ fn counter_set_over_a_workload() {
     assert_eq!(r, [MS, 1000, 3 * MS, 10]);
 }
 
+/// A thread or CPU refused for want of descriptors fails the whole event,
+/// even where the others opened (their sum would be too small); any other
+/// refusal there (a thread that ended) leaves the event to the others.
+#[test]
+fn out_of_descriptors_on_one_unit_fails_the_event() {
+    let sim = SimKernel::default();
+    let g = [vec!["cpu-clock".to_string()]];
+    let scope = Scope::Cpus(vec![0, 1]);
+    sim.refuse_next_open(libc::EMFILE);
+    let set = CounterSet::open_on(&sim, lib(), &g, &scope, &opts());
+    let e = set.error(0).map(|e| format!("{e:?}"));
+    assert!(
+        e.as_deref().is_some_and(|e| e.starts_with("TooManyFiles")),
+        "{e:?}"
+    );
+    sim.refuse_next_open(libc::EBUSY);
+    let set = CounterSet::open_on(&sim, lib(), &g, &scope, &opts());
+    assert!(set.error(0).is_none());
+    assert!(set.read_units().unwrap()[1][0].is_some());
+}
+
 #[test]
 fn kernel_errors_are_explained() {
     let sim = SimKernel::default();

@@ -64,7 +64,8 @@ pub struct Args {
     /// Count these threads (comma-separated tids) only.
     #[arg(short = 't', long = "tid", value_name = "TIDS", conflicts_with_all = ["pid", "all_cpus", "cpu"])]
     pub tid: Option<String>,
-    /// One line per thread (`comm-tid`) with -p or -t.
+    /// One line per thread (`comm-tid`) with -p or -t; with -a, every
+    /// thread of the system (those that counted nothing are left out).
     #[arg(long = "per-thread", conflicts_with_all = ["no_aggr", "per_core", "per_socket"])]
     pub per_thread: bool,
     /// One line per CPU (`CPU<n>`), system-wide only.
@@ -82,6 +83,12 @@ pub struct Args {
     /// rather than as their sum.
     #[arg(long = "no-merge")]
     pub no_merge: bool,
+    /// One line per die (`S<socket>-D<die>` and its CPU count), system-wide only.
+    #[arg(long = "per-die", conflicts_with_all = ["no_aggr", "per_core", "per_socket", "per_thread"])]
+    pub per_die: bool,
+    /// One line per NUMA node (`N<node>` and its CPU count), system-wide only.
+    #[arg(long = "per-node", conflicts_with_all = ["no_aggr", "per_core", "per_socket", "per_thread", "per_die"])]
+    pub per_node: bool,
     /// Null run: count nothing, only time the command.
     #[arg(short = 'n', long = "null", conflicts_with_all = ["events", "detailed", "metrics"])]
     pub null: bool,
@@ -192,15 +199,24 @@ impl Format {
 impl Args {
     /// Options that only make sense together, checked as perf does.
     pub fn check_combinations(&self) -> anyhow::Result<()> {
-        let per_cpu = self.no_aggr || self.per_core || self.per_socket;
+        let per_cpu =
+            self.no_aggr || self.per_core || self.per_die || self.per_socket || self.per_node;
         if self.append && self.output.is_none() {
             bail!("--append appends to the file of -o: give -o FILE");
         }
         if per_cpu && !self.system_wide() {
-            bail!("-A, --per-core and --per-socket count per CPU: give -a or -C");
+            bail!("-A, --per-core, --per-die, --per-socket and --per-node count per CPU: give -a or -C");
         }
         if self.per_thread && self.pid.is_none() && self.tid.is_none() {
-            bail!("--per-thread needs -p PID or -t TID");
+            if !self.all_cpus {
+                bail!("--per-thread needs -p PID, -t TID or -a");
+            }
+            if self.cpu.is_some() {
+                bail!("--per-thread -a counts every thread wherever it runs: -C does not apply (perf ignores it); leave it out");
+            }
+            if self.cgroup.is_some() {
+                bail!("--per-thread -a counts every thread: -G (a cgroup's tasks on CPUs) cannot be split by thread");
+            }
         }
         if self.cgroup.is_some() && !self.system_wide() {
             bail!("-G counts a cgroup on CPUs: give -a or -C");

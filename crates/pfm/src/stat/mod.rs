@@ -9,7 +9,7 @@
 //! - [`hooks`]: `--pre` and `--post`; [`run`](mod@run): opening the counters,
 //!   running the command, intervals, repeats, handing what it reads to a
 //!   [`run::Observer`];
-//! - [`aggr`]: one line per CPU, core, socket or thread; [`kind`]: what an
+//! - [`aggr`]: one line per CPU, core, die, socket, node or thread; [`kind`]: what an
 //!   event counts; [`stats`]: means, deviations, scaling, per line;
 //! - [`metric`]: derived figures; [`metricdefs`]: the metrics of `-M`;
 //!   [`request`]: the arguments validated into what is counted and how;
@@ -63,6 +63,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
             .filter(|s| !s.is_empty()),
         cgroup: a.cgroup.clone(),
         metrics: req.metrics.clone(),
+        skip_zero: a.per_thread && a.all_cpus,
     };
     let report = Report::open(&a, req.format.clone(), style)?;
     let counting = run::Counting::new(lib, &req.groups, &req.scope, &a.command, plan(&a));
@@ -74,7 +75,7 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
             EventStats::new(n.clone(), kind::classify(lib, n)).with_scaled(kind::scaled(lib, n))
         })
         .collect();
-    let buckets = aggr::buckets(lib, req.aggr, &req.scope.units());
+    let buckets = aggr::buckets(lib.host(), req.aggr, &req.scope.units());
     let title = a.title();
     let mut counts = Counts {
         lines: Line::of(buckets, &events),

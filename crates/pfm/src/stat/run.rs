@@ -195,6 +195,13 @@ impl<'a> Counting<'a> {
     /// Opens the counters; errors other than "not supported" (permissions,
     /// paranoid, bad event strings, missing processes) stop everything, as in perf.
     fn open_set(&self, scope: &Scope) -> anyhow::Result<CounterSet> {
+        // A descriptor per event per thread or CPU: every thread of a
+        // system (`--per-thread -a`) passes the usual limit of 1024. As
+        // perf, take what the hard limit allows (failing that, the open
+        // says "too many open files").
+        let events: usize = self.groups.iter().map(Vec::len).sum();
+        let want = (scope.units().len() * events) as u64 + 64;
+        let _ = pfmlib_perf::raise_open_files_limit(want);
         let set = CounterSet::open(self.lib, self.groups, scope, &self.opts);
         for i in 0..set.names().len() {
             if let Some(e) = set.error(i) {

@@ -1,5 +1,6 @@
 //! What is counted: a command, existing processes (`-p`, every thread found
-//! in `/proc`), or CPUs (`-a`, `-C`, checked against the online ones).
+//! in `/proc`), every thread of the system (`--per-thread -a`), or CPUs
+//! (`-a`, `-C`, checked against the online ones).
 
 use super::args::Args;
 use anyhow::bail;
@@ -19,6 +20,9 @@ pub fn resolve(a: &Args) -> anyhow::Result<Scope> {
         tasks_of(p)?
     } else if let Some(t) = &a.tid {
         Scope::Tasks(tids_of(t)?)
+    } else if a.per_thread && a.all_cpus {
+        // perf's system-wide per-thread mode: each thread its own counters.
+        Scope::Tasks(all_threads()?)
     } else if a.system_wide() {
         let Scope::Cpus(list) = cpus(a.cpu.as_deref())? else {
             bail!("no CPU to count on");
@@ -80,6 +84,26 @@ fn tasks_of(pids: &str) -> anyhow::Result<Scope> {
         bail!("-p needs at least one pid");
     }
     Ok(Scope::Tasks(tids))
+}
+
+/// Every thread of every process in `/proc`, process by process (by pid),
+/// each process's threads by tid: perf's order. A process that ends while
+/// it is read is left out.
+fn all_threads() -> anyhow::Result<Vec<i32>> {
+    let mut pids: Vec<i32> = std::fs::read_dir("/proc")
+        .map_err(|e| anyhow::anyhow!("--per-thread -a: cannot list /proc: {e}"))?
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| pid > 0)
+        .collect();
+    pids.sort_unstable();
+    let tids: Vec<i32> = pids
+        .into_iter()
+        .flat_map(|pid| threads_of(pid).unwrap_or_default())
+        .collect();
+    if tids.is_empty() {
+        bail!("--per-thread -a: no thread found in /proc");
+    }
+    Ok(tids)
 }
 
 /// The CPUs of `-C` (all online ones without it), each of them online.
@@ -251,5 +275,11 @@ mod tests {
         assert!(alive(me));
         assert!(threads_of(me).is_ok_and(|t| t.contains(&me)));
         assert!(!online_cpus().is_empty());
+        let all = all_threads().unwrap();
+        assert!(all.contains(&me), "{all:?}");
+        let mut unique = all.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), all.len());
     }
 }

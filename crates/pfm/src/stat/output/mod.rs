@@ -27,6 +27,9 @@ pub struct Style {
     pub cgroup: Option<String>,
     /// The metrics of `-M`, printed after the counts.
     pub metrics: Vec<&'static MetricDef>,
+    /// `--per-thread -a`: leave out each thread's events that counted
+    /// nothing, as perf does (most of a system's threads count nothing).
+    pub skip_zero: bool,
 }
 
 /// perf reprints the interval header after this many intervals.
@@ -98,7 +101,7 @@ impl Report {
             return Ok(());
         }
         let elapsed_ns = elapsed.as_nanos() as f64;
-        for (line, i) in order(lines) {
+        for (line, i) in self.shown(lines, false) {
             let t = &line.tally;
             let ev = &t.events[i];
             let reading = t.readings.get(i).and_then(Option::as_ref);
@@ -138,7 +141,7 @@ impl Report {
     /// The records of `lines` over their runs, in perf's order, with each
     /// line's prefix.
     fn summaries<'l>(&self, lines: &'l [Line]) -> Vec<(&'l Line, CountRecord<'l>)> {
-        order(lines)
+        self.shown(lines, true)
             .map(|(line, i)| {
                 let t = &line.tally;
                 (
@@ -154,8 +157,11 @@ impl Report {
         &self,
         lines: &'l [Line],
     ) -> Vec<(&'l Line, &'static MetricDef, Option<f64>)> {
+        // `--per-thread -a`: a thread that counted nothing has no metrics either.
+        let idle = |l: &Line| l.tally.events.iter().all(|e| e.value.mean == 0.0);
         lines
             .iter()
+            .filter(|l| !(self.style.skip_zero && idle(l)))
             .flat_map(|l| {
                 self.style.metrics.iter().map(move |m| {
                     (
@@ -248,7 +254,8 @@ impl Report {
     /// with `ts`, the time since counting started.
     pub fn interval(&mut self, ts: Duration, lines: &[Line]) -> io::Result<()> {
         let stamp = format!("{:>6}.{:09}", ts.as_secs(), ts.subsec_nanos());
-        let records: Vec<(&Line, CountRecord)> = order(lines)
+        let records: Vec<(&Line, CountRecord)> = self
+            .shown(lines, false)
             .map(|(line, i)| {
                 let t = &line.tally;
                 let reading = t.readings.get(i).and_then(Option::as_ref);
@@ -295,6 +302,31 @@ impl Report {
         }
         self.intervals += 1;
         self.out.flush()
+    }
+}
+
+impl Report {
+    /// [`order`] without what `--per-thread -a` leaves out: a line's event
+    /// that counted nothing (in the last run, or on average over the runs
+    /// for the `summary`).
+    fn shown<'l>(
+        &self,
+        lines: &'l [Line],
+        summary: bool,
+    ) -> impl Iterator<Item = (&'l Line, usize)> + 'l {
+        let skip_zero = self.style.skip_zero;
+        order(lines).filter(move |(line, i)| {
+            let t = &line.tally;
+            let nothing = match summary {
+                true => t.events.get(*i).is_none_or(|e| e.value.mean == 0.0),
+                false => t
+                    .readings
+                    .get(*i)
+                    .and_then(Option::as_ref)
+                    .is_none_or(|r| r.value == 0),
+            };
+            !(skip_zero && nothing)
+        })
     }
 }
 

@@ -449,3 +449,183 @@ fn scaled_summaries_keep_the_mean_and_spread_in_the_unit() {
     let want = (5.3e9f64 * 5.3e9 / 2.0) * TICK_JOULES * TICK_JOULES;
     assert!((var - want).abs() < want * 1e-9, "{var} {want}");
 }
+
+/// The report of one run of `events` counted on `per_unit` (each unit's
+/// reading of each event: value, enabled = running), one line per label.
+fn render_lines(
+    labels: Vec<(Option<crate::stat::aggr::Label>, Vec<usize>)>,
+    events: &[(&'static str, Kind)],
+    per_unit: &[Vec<u64>],
+    format: Format,
+    style: Style,
+) -> String {
+    let buf = Shared::default();
+    let mut report = Report::styled(Box::new(buf.clone()), format, style);
+    let stats: Vec<EventStats> = events
+        .iter()
+        .map(|(n, k)| EventStats::new((*n).into(), *k))
+        .collect();
+    let buckets = labels
+        .into_iter()
+        .map(|(label, units)| crate::stat::aggr::Bucket { label, units })
+        .collect();
+    let mut lines = Line::of(buckets, &stats);
+    let per_unit: Vec<Vec<Option<Reading>>> = per_unit
+        .iter()
+        .map(|u| {
+            u.iter()
+                .map(|&v| Some(Reading::new(v, 1000, 1000)))
+                .collect()
+        })
+        .collect();
+    let end = RunEnd {
+        elapsed: Duration::from_nanos(1_000_000),
+        user: Duration::ZERO,
+        sys: Duration::ZERO,
+        code: 0,
+    };
+    for line in lines.iter_mut() {
+        let r = line.readings(&per_unit);
+        line.tally.add_run(&r, end);
+    }
+    report.after_run(1, &lines, end.elapsed).unwrap();
+    report.finish(&lines, "'system wide'", false).unwrap();
+    report.interval(Duration::from_millis(100), &lines).unwrap();
+    let bytes = buf.0.borrow().clone();
+    String::from_utf8(bytes).unwrap()
+}
+
+fn plain() -> Style {
+    Style::default()
+}
+
+fn threads_of_all() -> Style {
+    Style {
+        skip_zero: true,
+        ..Style::default()
+    }
+}
+
+fn label(name: &str, key: &'static str, nr: Option<usize>) -> Option<crate::stat::aggr::Label> {
+    let json = match key {
+        "cpu" => name.trim_start_matches("CPU").to_string(),
+        _ => name.to_string(),
+    };
+    Some(crate::stat::aggr::Label {
+        name: name.into(),
+        key,
+        nr,
+        json,
+    })
+}
+
+/// `--per-die` and `--per-node` lines as perf 6 prints them (checked
+/// against perf 6.1 on this VM: `S0-D0           2`, `N0        2`, the
+/// interval headers, the CSV and JSON keys).
+#[test]
+fn die_and_node_lines() {
+    use Kind::SwRate;
+    let units = vec![vec![10], vec![20], vec![30], vec![40]];
+    let dies = || {
+        vec![
+            (label("S0-D0", "die", Some(2)), vec![0, 1]),
+            (label("S1-D1", "die", Some(2)), vec![2, 3]),
+        ]
+    };
+    let ev = [("page-faults", SwRate)];
+    let text = render_lines(dies(), &ev, &units, Format::Text, plain());
+    assert!(
+        text.contains("\nS0-D0           2                 30      page-faults"),
+        "{text}"
+    );
+    assert!(text.contains("\nS1-D1           2                 70      page-faults"));
+    assert!(text.contains(
+        "#           time die          cpus             counts unit events\n     0.100000000 S0-D0           2                 30      page-faults"
+    ), "{text}");
+    let csv = render_lines(dies(), &ev, &units, Format::Csv(",".into()), plain());
+    assert!(
+        csv.contains("\nS1-D1,2,70,,page-faults,2000,100.00"),
+        "{csv}"
+    );
+    let json = render_lines(dies(), &ev, &units, Format::Json, plain());
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(first["die"], "S0-D0");
+    assert_eq!(first["aggregate-number"], 2);
+    let nodes = vec![
+        (label("N0", "node", Some(3)), vec![0, 1, 3]),
+        (label("N1", "node", Some(1)), vec![2]),
+    ];
+    let text = render_lines(nodes.clone(), &ev, &units, Format::Text, plain());
+    assert!(
+        text.contains("\nN0        3                 70      page-faults"),
+        "{text}"
+    );
+    assert!(text.contains("#           time node   cpus             counts unit events\n"));
+    let csv = render_lines(nodes.clone(), &ev, &units, Format::Csv(";".into()), plain());
+    assert!(csv.contains("\nN1;1;30;;page-faults;"), "{csv}");
+    let json = render_lines(nodes, &ev, &units, Format::Json, plain());
+    assert!(json.contains(r#""node":"N1""#), "{json}");
+}
+
+/// `--per-thread -a`: each thread's events that counted nothing are left
+/// out (perf: "otherwise too many 0 output"), in every format; with -p/-t
+/// (no skipping) the zeros stay.
+#[test]
+fn system_wide_threads_leave_out_what_counted_nothing() {
+    use Kind::*;
+    let threads = || {
+        vec![
+            (label("systemd-1", "thread", None), vec![0]),
+            (label("kworker/0:1-12", "thread", None), vec![1]),
+            (label("sleep-4242", "thread", None), vec![2]),
+        ]
+    };
+    let ev = [("cpu-clock", Clock), ("page-faults", SwRate)];
+    let units = vec![vec![0, 0], vec![2_000_000, 0], vec![1_000_000, 77]];
+    let text = render_lines(threads(), &ev, &units, Format::Text, threads_of_all());
+    assert!(!text.contains("systemd-1"), "{text}");
+    assert!(
+        text.contains("\n     kworker/0:1-12                     2.00 msec cpu-clock"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n           sleep-4242                     77      page-faults"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("page-faults").count(),
+        2,
+        "summary and interval: {text}"
+    );
+    assert!(
+        text.contains("#           time             comm-pid                  counts unit events")
+    );
+    let csv = render_lines(
+        threads(),
+        &ev,
+        &units,
+        Format::Csv(",".into()),
+        threads_of_all(),
+    );
+    let rows: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.contains("-clock,") || l.contains(",page-faults,"))
+        .collect();
+    assert_eq!(rows.len(), 6, "three pairs, summary and interval: {csv}");
+    let json = render_lines(threads(), &ev, &units, Format::Json, threads_of_all());
+    assert_eq!(
+        json.lines().count(),
+        6,
+        "three pairs, run and interval: {json}"
+    );
+    assert!(!json.contains("systemd-1"));
+    let all = render_lines(threads(), &ev, &units, Format::Csv(",".into()), plain());
+    assert!(all.contains("systemd-1,0.00,msec,cpu-clock"), "{all}");
+    // -M: a thread that counted nothing has no metric line either.
+    let style = Style {
+        metrics: crate::stat::metricdefs::resolve(&["CPUs_utilized".into()]).unwrap(),
+        ..threads_of_all()
+    };
+    let text = render_lines(threads(), &ev, &units, Format::Text, style);
+    assert_eq!(text.matches("CPUs_utilized").count(), 2, "{text}");
+}

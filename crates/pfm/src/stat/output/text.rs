@@ -172,6 +172,8 @@ pub fn interval_header(lines: &[Line]) -> &'static str {
         Some("cpu") => "#           time CPU                    counts unit events",
         Some("core") => "#           time core            cpus             counts unit events",
         Some("socket") => "#           time socket cpus             counts unit events",
+        Some("die") => "#           time die          cpus             counts unit events",
+        Some("node") => "#           time node   cpus             counts unit events",
         Some("thread") => {
             "#           time             comm-pid                  counts unit events"
         }
