@@ -366,26 +366,12 @@ fn write_pmu_header(out: &mut impl Write, p: &Pmu, shown: Option<usize>) -> std:
     Ok(())
 }
 
-/// `0-15,20` for sorted CPU numbers.
+/// `0-15,20` for sorted CPU numbers (`none` for none).
 fn cpu_ranges(cpus: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let mut j = i;
-        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            cpus[i].to_string()
-        } else {
-            format!("{}-{}", cpus[i], cpus[j])
-        });
-        i = j + 1;
-    }
-    if parts.is_empty() {
+    if cpus.is_empty() {
         "none".to_string()
     } else {
-        parts.join(",")
+        pfmlib::cpulist::format(cpus)
     }
 }
 

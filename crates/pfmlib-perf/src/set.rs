@@ -99,25 +99,6 @@ fn same_boxes<'a>(mut parts: impl Iterator<Item = &'a [Part]>) -> Option<usize> 
     parts.all(same).then_some(first.len())
 }
 
-/// `0-15,20` for the CPUs `cpus` (sorted).
-fn compact_cpus(cpus: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let mut j = i;
-        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            cpus[i].to_string()
-        } else {
-            format!("{}-{}", cpus[i], cpus[j])
-        });
-        i = j + 1;
-    }
-    parts.join(",")
-}
-
 /// One group as opened on one thread or CPU: `(event index, counter)`,
 /// the leader first.
 #[derive(Debug)]
@@ -247,7 +228,7 @@ impl<K: Kernel> CounterSet<K> {
                 let why = match cpus {
                     Some(c) => format!(
                         "its core type counts only on CPUs {}, none of those asked for",
-                        compact_cpus(c)
+                        pfmlib::cpulist::format(c)
                     ),
                     None => "nothing to count on (no thread or CPU)".to_string(),
                 };

@@ -29,6 +29,7 @@
 
 mod attrs;
 pub mod c_support;
+pub mod cpulist;
 mod ctx;
 mod desc;
 mod error;

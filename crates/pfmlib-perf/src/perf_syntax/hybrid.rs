@@ -60,18 +60,9 @@ pub fn is_hybrid(host: &Host) -> bool {
     core_pmus(host).len() > 1
 }
 
-/// A kernel CPU list (`0-15,20`).
+/// A kernel CPU list (`0-15,20`): pfmlib's reader.
 pub(crate) fn cpu_list(text: &str) -> Option<Vec<u32>> {
-    let mut v = Vec::new();
-    for part in text.trim().split(',').filter(|p| !p.is_empty()) {
-        let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-        if b < a || b - a > 1 << 16 {
-            return None;
-        }
-        v.extend(a..=b);
-    }
-    Some(v)
+    pfmlib::cpulist::parse(text)
 }
 
 /// The attributes of `name` when pfmlib's perf PMU reads it as a generic

@@ -72,7 +72,7 @@ impl<'a> Pmu<'a> {
         let (name, type_) = crate::pmu::kernel_type::find_kernel_pmu(host, self.desc.perf_name()?)?;
         let cpus = host
             .perf_pmu_cpus(name)
-            .and_then(|t| crate::pmu::kernel_type::parse_cpu_list(&t));
+            .and_then(|t| crate::cpulist::parse(&t));
         Some(KernelPmu { name, type_, cpus })
     }
 

@@ -65,25 +65,6 @@ fn published_type(host: &Host, n: &str) -> Option<i32> {
     kernel_pmu_type(host, n)
 }
 
-/// The CPUs of a kernel CPU list (`0-15,20,22-23`, as sysfs `cpus` files
-/// write them); `None` when the text is not such a list.
-pub fn parse_cpu_list(text: &str) -> Option<Vec<u32>> {
-    let text = text.trim();
-    let mut cpus = Vec::new();
-    if text.is_empty() {
-        return Some(cpus);
-    }
-    for part in text.split(',') {
-        let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let (a, b): (u32, u32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-        if b < a || b - a > 1 << 16 {
-            return None;
-        }
-        cpus.extend(a..=b);
-    }
-    Some(cpus)
-}
-
 /// `perf_event_attr.type` for kernel PMU `name`: no file or no number is
 /// "not supported here" (`whose` names the events that cannot be encoded,
 /// for the message); a negative number is returned as the error it encodes.
@@ -182,19 +163,6 @@ mod tests {
         assert_eq!(found(&ctx(&both[1..], true)), Err(ErrorKind::NotFound));
         let negative = [("type", "-3"), ("perf_event_mux_interval_ms", "4")];
         assert_eq!(found(&ctx(&negative, true)), Ok(-3i32 as u32));
-    }
-
-    /// What glibc's `scanf("%d")` reads.
-    #[test]
-    fn cpu_lists() {
-        assert_eq!(
-            parse_cpu_list("0-3,8,10-11\n"),
-            Some(vec![0, 1, 2, 3, 8, 10, 11])
-        );
-        assert_eq!(parse_cpu_list(""), Some(vec![]));
-        for bad in ["x", "3-1", "1,,2", "-1", "0-99999999"] {
-            assert_eq!(parse_cpu_list(bad), None, "{bad}");
-        }
     }
 
     #[test]
