@@ -322,19 +322,7 @@ impl<K: Kernel> CounterSet<K> {
                     }
                     None => open_leader(kernel, lib, &part.event, target, &o),
                 };
-                match r {
-                    Ok(c) => {
-                        self.opened[i] = true;
-                        self.user_only[i] |= c.user_only();
-                        og.counters.push(c);
-                        og.events.push(i);
-                    }
-                    Err(e) => {
-                        if self.errors[i].is_none() {
-                            self.errors[i] = Some(e);
-                        }
-                    }
-                }
+                self.record(i, r, &mut og);
             }
             if !og.counters.is_empty() {
                 self.groups.push(og);
@@ -375,23 +363,28 @@ impl<K: Kernel> CounterSet<K> {
                 }
                 return;
             }
-            match r {
-                Ok(c) => {
-                    self.opened[i] = true;
-                    self.user_only[i] |= c.user_only();
-                    og.counters.push(c);
-                    og.events.push(i);
-                }
-                Err(e) => {
-                    // Out of descriptors is kept over any other reason.
-                    if self.errors[i].is_none() || matches!(e, Error::TooManyFiles { .. }) {
-                        self.errors[i] = Some(e);
-                    }
-                }
-            }
+            self.record(i, r, &mut og);
         }
         if !og.counters.is_empty() {
             self.groups.push(og);
+        }
+    }
+
+    /// Notes how event `i`'s open went: its counter joins `og`, or its
+    /// first error is kept (running out of descriptors over any other).
+    fn record(&mut self, i: usize, r: Result<Counter<K>>, og: &mut OpenGroup<K>) {
+        match r {
+            Ok(c) => {
+                self.opened[i] = true;
+                self.user_only[i] |= c.user_only();
+                og.counters.push(c);
+                og.events.push(i);
+            }
+            Err(e) => {
+                if self.errors[i].is_none() || matches!(e, Error::TooManyFiles { .. }) {
+                    self.errors[i] = Some(e);
+                }
+            }
         }
     }
 
