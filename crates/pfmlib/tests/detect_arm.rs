@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::arm::{Build, REQUIRE};
+use common::arm::{Build, REQUIRE, UPSTREAM_ADDED};
 use pfmlib::{Arch, Host, Library, Os, Plm, Vendor};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -623,20 +623,6 @@ fn oracle_runs(build: Build) -> Option<()> {
     }
     Some(())
 }
-
-/// Arm PMUs upstream added after 4.13: a 4.13 comparison leaves them out
-/// of pfmlib's answer (4.13's builds lack them; the upstream comparison
-/// has them).
-const UPSTREAM_ADDED: &[&str] = &[
-    "arm_ac55",
-    "arm_ac72",
-    "arm_ac76",
-    "arm_x4",
-    "arm_n3",
-    "arm_v3",
-    "arm_olympus",
-    "arm_monaka",
-];
 
 /// Hosts whose detection changed upstream (docs/pmus.md, Arm): pfmlib
 /// follows upstream, 4.13 answers otherwise. A 4.13 comparison requires
