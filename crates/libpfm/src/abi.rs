@@ -202,9 +202,10 @@ pub const PERF_ATTR_SIZE_VER0: usize = 64;
 /// [`FLAGS`](perf_event_attr::FLAGS)). Kernel ABI: fields never move, new
 /// ones are appended.
 pub mod perf_event_attr {
-    /// Bytes of the structure this library knows (`PERF_ATTR_SIZE_VER7`,
-    /// as libpfm4 4.13 and the kernel headers of its time).
-    pub const KNOWN: usize = 128;
+    /// Bytes of the structure this library knows (`PERF_ATTR_SIZE_VER8`,
+    /// as libpfm4 upstream's header; 4.13's stopped at `PERF_ATTR_SIZE_VER7`,
+    /// 128, without `config3`).
+    pub const KNOWN: usize = 136;
     /// `type`.
     pub const TYPE: usize = 0;
     /// `size`.
@@ -219,6 +220,8 @@ pub mod perf_event_attr {
     pub const CONFIG1: usize = 56;
     /// `config2`.
     pub const CONFIG2: usize = 64;
+    /// `config3` (`PERF_ATTR_SIZE_VER8`).
+    pub const CONFIG3: usize = 128;
     /// `pinned`.
     pub const PINNED: u32 = 2;
     /// `exclusive`.

@@ -29,9 +29,10 @@ pub(crate) struct PmuFacts {
 /// An initialised library.
 pub(crate) struct State {
     /// pfmlib for this machine, with libpfm4's environment. With
-    /// `LIBPFM_ENCODE_INACTIVE`, its `pmu::` prefixes reach the PMUs
-    /// `LIBPFM_DISABLED_PMUS` or a forced PMU left out, as libpfm4's do
-    /// ([`Options::encode_left_out`]).
+    /// `LIBPFM_ENCODE_INACTIVE`, its `pmu::` prefixes reach the PMUs set
+    /// up but not active, not those `LIBPFM_DISABLED_PMUS` or a forced PMU
+    /// left out, as libpfm4 upstream's (4.13 reached those too:
+    /// [`Options::encode_left_out`]).
     pub lib: Library,
     /// The perf_events OS layers are there (`PFM_OS_PERF_EVENT*`): the
     /// kernel has perf_events, which libpfm4 tells by

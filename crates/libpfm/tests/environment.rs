@@ -83,6 +83,74 @@ const STRINGS: &[&str] = &[
     "amd64_rapl::RAPL_ENERGY_PKG",
 ];
 
+/// PMUs whose tables changed upstream (docs/verification.md lists why):
+/// their event counts differ from 4.13's, so a 4.13 comparison leaves
+/// their lines out (upstream's compares them).
+const UPSTREAM_CHANGED: &[&str] = &["icl", "icx", "spr"];
+
+/// Strings 4.13 encodes, with `LIBPFM_ENCODE_INACTIVE`, through the
+/// prefix of a PMU left out (after the forced one, or disabled), where
+/// upstream, the reference pfmlib follows, answers `PFM_ERR_NOTFOUND`: its
+/// prefixes reach the PMUs set up only. (Forced PMU or disabled list, the
+/// strings.)
+const LEFT_OUT_BY_4_13: &[(&str, &[&str])] = &[
+    (
+        "wsm",
+        &[
+            "perf::cycles",
+            "skx::INST_RETIRED:ANY_P",
+            "spr::INST_RETIRED:ANY_P",
+            "skx_unc_imc0::UNC_M_CLOCKTICKS",
+        ],
+    ),
+    (
+        "nhm",
+        &[
+            "wsm::UOPS_EXECUTED:PORT0",
+            "perf::cycles",
+            "skx::INST_RETIRED:ANY_P",
+            "spr::INST_RETIRED:ANY_P",
+            "skx_unc_imc0::UNC_M_CLOCKTICKS",
+        ],
+    ),
+    ("zen3", &["amd64_fam19h_zen3::RETIRED_INSTRUCTIONS"]),
+    (
+        "nhm,zen3",
+        &[
+            "nhm::INST_RETIRED:ANY_P",
+            "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS",
+        ],
+    ),
+];
+
+/// 4.13's encodings with the differences [`LEFT_OUT_BY_4_13`] names taken
+/// as upstream's: where both the setting and the string are listed and
+/// pfmlib answers `PFM_ERR_NOTFOUND`, 4.13's line is replaced by ours.
+fn as_upstream(env: &[(&str, &str)], ours: &[String], theirs: Vec<String>) -> Vec<String> {
+    let inactive = env.iter().any(|(k, _)| *k == "LIBPFM_ENCODE_INACTIVE");
+    let setting = env
+        .iter()
+        .find(|(k, _)| *k == "LIBPFM_FORCE_PMU" || *k == "LIBPFM_DISABLED_PMUS")
+        .map(|(_, v)| *v);
+    let listed = |line: &str| {
+        inactive
+            && LEFT_OUT_BY_4_13.iter().any(|(s, strings)| {
+                Some(*s) == setting && strings.iter().any(|x| line.starts_with(&format!("{x} ")))
+            })
+    };
+    theirs
+        .into_iter()
+        .zip(ours)
+        .map(|(t, o)| {
+            if listed(&t) && o.ends_with(" -4 0") {
+                o.clone()
+            } else {
+                t
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn pmu_choice_is_libpfm4s() {
     let configs: &[&[(&str, &str)]] = &[
@@ -157,9 +225,18 @@ fn pmu_choice_is_libpfm4s() {
             .copied()
             .collect();
         for id in &common {
+            let name = ours.0[id].split(' ').nth(1).unwrap_or("");
+            if !common::reference_is_upstream() && UPSTREAM_CHANGED.contains(&name) {
+                continue;
+            }
             assert_eq!(ours.0[id], theirs.0[id], "{env:?}: PMU {id}");
         }
-        assert_eq!(ours.1, theirs.1, "{env:?}: encodings");
+        let theirs_enc = if common::reference_is_upstream() {
+            theirs.1
+        } else {
+            as_upstream(env, &ours.1, theirs.1)
+        };
+        assert_eq!(ours.1, theirs_enc, "{env:?}: encodings");
         compared += common.len() + ours.1.len();
     }
     eprintln!(

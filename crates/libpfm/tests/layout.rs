@@ -290,6 +290,7 @@ fn structures_match_the_headers_byte_for_byte() {
         ("sample_freq", pa::SAMPLE_PERIOD),
         ("config1", pa::CONFIG1),
         ("config2", pa::CONFIG2),
+        ("config3", pa::CONFIG3),
     ] {
         assert_eq!(
             field(m, &format!("struct perf_event_attr {f}")).0,
@@ -297,6 +298,13 @@ fn structures_match_the_headers_byte_for_byte() {
             "perf_event_attr.{f}"
         );
     }
+    // The whole structure: the bytes an encoding fills (libpfm4's
+    // PERF_ATTR_SIZE_VER8).
+    assert_eq!(
+        field(m, "struct perf_event_attr sizeof").1,
+        pa::KNOWN,
+        "sizeof struct perf_event_attr"
+    );
     for (f, bit, width) in [
         ("pinned", pa::PINNED, 1),
         ("exclusive", pa::EXCLUSIVE, 1),

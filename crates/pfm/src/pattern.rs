@@ -123,7 +123,8 @@ impl Glob {
     }
 
     /// Does the pattern match all of `lowered`, a name already in ASCII
-    /// lower case? (What [`Glob::matches`] does after lower-casing.)
+    /// lower case? (What `Glob::matches`, a test-only reference, does after
+    /// lower-casing.)
     pub fn matches_lowered(&self, lowered: &str) -> bool {
         pfmlib_perf::perf_syntax::tracepoint::glob_match(&self.norm, lowered)
     }

@@ -8,7 +8,9 @@
 //! Compared: the present PMUs in lookup order (the order of libpfm4's PMU
 //! table, read from its debug output), their event and counter counts, the
 //! PMU and event an unprefixed name resolves to, and the architected PMU's
-//! events and attribute counts.
+//! events and attribute counts. PMUs 4.13's build lacks (added upstream)
+//! are left out, with the names found in them (`Scope::OraclesOnly`);
+//! `detect_vs_libpfm4_head.rs` compares every PMU.
 //!
 //! Two views of the kernel's files: this machine's (no uncore PMU
 //! published here), and one where `/sys/devices` publishes every uncore and
@@ -98,7 +100,7 @@ fn detection_matches_libpfm4_with_this_machines_files() {
     }
     let Some(so) = oracle() else { return };
     let ids = identities();
-    let (tally, diffs, seen) = compare_all(&so, &ids, UPSTREAM_CHANGED);
+    let (tally, diffs, seen) = compare_all(&so, &ids, UPSTREAM_CHANGED, Scope::OraclesOnly);
     report("this machine's /sys", &tally, &diffs, &seen);
 }
 
@@ -108,6 +110,7 @@ fn detection_matches_libpfm4_with_every_uncore_published() {
         "detection_matches_libpfm4_with_every_uncore_published",
         &identities(),
         UPSTREAM_CHANGED,
+        Scope::OraclesOnly,
         oracle,
     );
 }

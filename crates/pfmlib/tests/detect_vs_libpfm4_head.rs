@@ -61,7 +61,7 @@ fn detection_matches_libpfm4_head_with_this_machines_files() {
         return;
     }
     let Some(so) = oracle() else { return };
-    let (tally, diffs, seen) = compare_all(&so, &identities(), NOT_YET);
+    let (tally, diffs, seen) = compare_all(&so, &identities(), NOT_YET, Scope::Every);
     report("upstream, this machine's /sys", &tally, &diffs, &seen);
 }
 
@@ -71,6 +71,7 @@ fn detection_matches_libpfm4_head_with_every_uncore_published() {
         "detection_matches_libpfm4_head_with_every_uncore_published",
         &identities(),
         NOT_YET,
+        Scope::Every,
         oracle,
     );
 }

@@ -77,7 +77,8 @@ int main(void)
 	F(struct perf_event_attr, type); F(struct perf_event_attr, size);
 	F(struct perf_event_attr, config); F(struct perf_event_attr, sample_period);
 	F(struct perf_event_attr, sample_freq); F(struct perf_event_attr, config1);
-	F(struct perf_event_attr, config2);
+	F(struct perf_event_attr, config2); F(struct perf_event_attr, config3);
+	S(struct perf_event_attr); C(PERF_ATTR_SIZE_VER8);
 	B64(struct perf_event_attr, pinned, 40); B64(struct perf_event_attr, exclusive, 40);
 	B64(struct perf_event_attr, exclude_user, 40); B64(struct perf_event_attr, exclude_kernel, 40);
 	B64(struct perf_event_attr, exclude_hv, 40); B64(struct perf_event_attr, freq, 40);

@@ -53,8 +53,8 @@ impl ArmCpuId {
 
     /// Every distinct identity (implementer and part) libpfm4 built for
     /// `arch` records from the text of `/proc/cpuinfo` (its `long` is 32
-    /// bits on 32-bit Arm, 64 elsewhere), in file order, at most
-    /// [`MAX_ARM_CPUIDS`].
+    /// bits on 32-bit Arm, 64 elsewhere), in file order, at most 8
+    /// (libpfm4's `MAX_ARM_CPUIDS`).
     pub fn all_from_cpuinfo(text: &[u8], arch: Arch) -> Vec<ArmCpuId> {
         let long_bits = if arch == Arch::Arm { 32 } else { 64 };
         let mut ids: Vec<ArmCpuId> = Vec::new();

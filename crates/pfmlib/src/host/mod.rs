@@ -218,8 +218,11 @@ impl Host {
     ///
     /// ```
     /// use pfmlib::{Host, Library, Os, Plm, Vendor};
+    /// // A kernel PMU counts as published with its type and its
+    /// // multiplexing interval (as libpfm4 upstream looks for it).
     /// let h = Host::synthetic(Vendor::Intel, 6, 26)
-    ///     .with_file("/sys/bus/event_source/devices/uncore/type", "12\n");
+    ///     .with_file("/sys/bus/event_source/devices/uncore/type", "12\n")
+    ///     .with_file("/sys/bus/event_source/devices/uncore/perf_event_mux_interval_ms", "4\n");
     /// let enc = Library::with_host(h)
     ///     .encode("nhm_unc::UNC_CLK_UNHALTED", Plm::DEFAULT, Os::PerfEvent)
     ///     .unwrap();

@@ -61,6 +61,7 @@ impl<'a> Pmu<'a> {
     /// use pfmlib::{Host, Library, Vendor};
     /// let adl = Host::synthetic(Vendor::Intel, 6, 0x97)
     ///     .with_file("/sys/bus/event_source/devices/cpu_atom/type", "10\n")
+    ///     .with_file("/sys/bus/event_source/devices/cpu_atom/perf_event_mux_interval_ms", "4\n")
     ///     .with_file("/sys/bus/event_source/devices/cpu_atom/cpus", "16-23\n");
     /// let lib = Library::with_host(adl);
     /// let k = lib.pmu("adl_grt").unwrap().kernel_pmu().unwrap();

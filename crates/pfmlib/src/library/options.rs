@@ -26,9 +26,11 @@ pub struct Options {
     /// PMUs left out: those [`Options::disabled_pmus`] names and those after
     /// a forced PMU, which are not set up. Their events then encode and are
     /// found by name, though the library does not list them (`pmus`,
-    /// `pmu`, `pmu_by_id` and `event_by_idx` still pass them over). This is
-    /// libpfm4's rule when `LIBPFM_ENCODE_INACTIVE` is set: a prefix is
-    /// looked up among every PMU of the build. No by default.
+    /// `pmu`, `pmu_by_id` and `event_by_idx` still pass them over). This
+    /// was libpfm4 4.13's rule when `LIBPFM_ENCODE_INACTIVE` was set (a
+    /// prefix looked up among every PMU of the build); upstream looks a
+    /// prefix up among the PMUs set up only, so the environment no longer
+    /// sets it. No by default.
     pub encode_left_out: bool,
     /// Only the PMUs of libpfm4's build for the host's architecture exist
     /// (its x86_64, arm or arm64 build; `PmuDesc::in_build`): the tables of
@@ -76,8 +78,8 @@ impl Options {
 
     /// pfmlib's defaults with libpfm4's environment variables applied:
     /// `LIBPFM_FORCE_PMU`, `LIBPFM_DISABLED_PMUS`, `LIBPFM_ENCODE_INACTIVE`
-    /// (which sets both [`Options::encode_inactive`] and
-    /// [`Options::encode_left_out`], as libpfm4 does).
+    /// (which sets [`Options::encode_inactive`], as libpfm4 upstream; not
+    /// [`Options::encode_left_out`], 4.13's wider rule).
     pub fn from_env() -> Options {
         Options::new().with_env(|k| std::env::var(k).ok())
     }
@@ -97,9 +99,12 @@ impl Options {
         if let Some(d) = var("LIBPFM_DISABLED_PMUS") {
             self = self.disable_pmus(&d);
         }
+        // Upstream's LIBPFM_ENCODE_INACTIVE: PMUs set up but not active
+        // are reachable by prefix; those left out (disabled, after a
+        // forced one) are not on its list at all (4.13 reached them too:
+        // `encode_left_out`).
         if var("LIBPFM_ENCODE_INACTIVE").is_some_and(|v| encode_inactive_value(&v)) {
             self.encode_inactive = true;
-            self.encode_left_out = true;
         }
         self
     }
@@ -175,12 +180,12 @@ mod tests {
         };
         let o = inactive("1");
         assert!(o.encode_inactive);
-        assert!(o.encode_left_out);
+        assert!(!o.encode_left_out);
         // Upstream reads a digit: "0", "", "y" leave it off; "7x" turns it on.
         for off in ["0", "", "y", " 1", "-1"] {
             assert!(!inactive(off).encode_inactive, "{off:?}");
         }
-        assert!(inactive("7x").encode_left_out);
+        assert!(inactive("7x").encode_inactive);
         assert!(!Options::new().encode_left_out);
     }
 }

@@ -70,6 +70,20 @@ pub const UPSTREAM_CHANGED: &[(&str, &str)] = &[
     ("arm_v2", "upstream adds events, as arm_n1"),
 ];
 
+/// Arm PMUs upstream added after 4.13 (docs/pmus.md, Arm): 4.13's builds
+/// lack them, so a 4.13 comparison leaves them out of pfmlib's answers; the
+/// upstream comparisons have them.
+pub const UPSTREAM_ADDED: &[&str] = &[
+    "arm_ac55",
+    "arm_ac72",
+    "arm_ac76",
+    "arm_x4",
+    "arm_n3",
+    "arm_v3",
+    "arm_olympus",
+    "arm_monaka",
+];
+
 /// The PMUs a 4.13 comparison leaves out ([`UPSTREAM_CHANGED`]).
 fn changed_upstream() -> Vec<&'static str> {
     UPSTREAM_CHANGED.iter().map(|(p, _)| *p).collect()
