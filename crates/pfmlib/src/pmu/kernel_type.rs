@@ -123,18 +123,12 @@ pub(crate) fn find_pmu_type(host: &Host, perf_name: Option<&str>, whose: &str) -
 /// the kernel has perf_events. A PMU not in that list is "not found"
 /// (4.13: "not supported"); the number read is the type, negative or not.
 pub(crate) fn listed_perf_type(ctx: &Ctx, name: &str, whose: &str) -> Result<u32> {
-    let dir = format!("{EVENT_SOURCES}/{name}");
-    let listed = ctx.host.perf_events
-        && ctx
-            .host
-            .file_exists(&format!("{dir}/perf_event_mux_interval_ms"));
-    match kernel_pmu_type(&ctx.host, name) {
-        Some(t) if listed => Ok(t as u32),
-        _ => Err(Error::new(
+    published_type(&ctx.host, name).map(|t| t as u32).ok_or_else(|| {
+        Error::new(
             ErrorKind::NotFound,
-            format!("the kernel lists no perf_events PMU {name:?} ({dir} with a type and perf_event_mux_interval_ms): {whose} cannot be encoded for perf_events here"),
-        )),
-    }
+            format!("the kernel lists no perf_events PMU {name:?} ({EVENT_SOURCES}/{name} with a type and perf_event_mux_interval_ms): {whose} cannot be encoded for perf_events here"),
+        )
+    })
 }
 
 #[cfg(test)]

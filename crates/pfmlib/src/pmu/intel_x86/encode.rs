@@ -270,16 +270,15 @@ pub(super) fn encode_perf(ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Resul
         attr.config = reg.0;
         return Ok(codes);
     }
-    // libpfm4 keeps the raw type only when the name is "not supported";
-    // any other negative number read becomes the type as it is.
-    // `perf_name` may list several kernel PMUs (libpfm4's
-    // `pfm_perf_find_pmu_type`): the first one published wins; none
-    // published (a kernel without hybrid support, say) keeps the raw type.
-    attr.type_ = match d.pmu.perf_name().map(|names| core_perf_type(ctx, names)) {
-        Some(Ok(t)) => t,
-        Some(Err(Some(v))) => v as u32,
-        None | Some(Err(None)) => crate::kernel::PERF_TYPE_RAW,
-    };
+    // `perf_name` (the hybrid core PMUs) may list several kernel PMUs
+    // (libpfm4 upstream's `pfm_perf_find_pmu_type`, the lookup `pfm list`
+    // shows too): the first one published gives the type; none published
+    // (a kernel without hybrid support, say) keeps the raw type.
+    attr.type_ = d
+        .pmu
+        .perf_name()
+        .and_then(|names| crate::pmu::kernel_type::find_kernel_pmu(&ctx.host, names))
+        .map_or(crate::kernel::PERF_TYPE_RAW, |(_, t)| t as u32);
     reg.set_os(0);
     reg.set_usr(0);
     attr.config = reg.0;
@@ -316,16 +315,6 @@ fn uncore_perf_type(ctx: &Ctx, d: &Desc) -> Result<u32> {
             format!("the perf_events type of {name} reads as {v}"),
         )),
     }
-}
-
-/// [`perf_type`] of the first name of the comma-separated list `names`
-/// that the kernel publishes (`Err(None)` when none is).
-fn core_perf_type(ctx: &Ctx, names: &str) -> std::result::Result<u32, Option<i32>> {
-    names
-        .split(',')
-        .map(|n| perf_type(ctx, n.trim()))
-        .find(|r| *r != Err(None))
-        .unwrap_or(Err(None))
 }
 
 /// The type number of perf_events PMU `name`, as libpfm4's
