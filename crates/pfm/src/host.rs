@@ -15,8 +15,10 @@ pub struct HostArgs {
     /// Not for stat or counters, which count on this machine.
     #[arg(long, global = true, value_name = "DIR")]
     host_root: Option<std::path::PathBuf>,
-    /// Architecture of the recorded host (default: aarch64 when
-    /// DIR/proc/cpuinfo has a `CPU implementer` line, otherwise x86).
+    /// Architecture of the recorded host (default: the one DIR/proc/cpuinfo
+    /// names: `vendor_id : IBM/S390` s390x, `cpu model : MIPS` mips, a
+    /// `(pvr ...)` revision powerpc, a `pmu` line sparc, `CPU implementer`
+    /// aarch64; otherwise x86).
     #[arg(long, global = true, value_enum, requires = "host_root")]
     host_arch: Option<HostArch>,
 }
@@ -31,6 +33,18 @@ pub enum HostArch {
     Aarch64,
     /// 32-bit Arm (libpfm4's arm build).
     Arm,
+    /// IBM POWER and PowerPC (libpfm4's powerpc build).
+    #[value(alias = "ppc64", alias = "ppc64le", alias = "power")]
+    Powerpc,
+    /// IBM Z (libpfm4's s390x build).
+    #[value(alias = "s390")]
+    S390x,
+    /// SPARC (libpfm4's sparc build).
+    #[value(alias = "sparc64")]
+    Sparc,
+    /// MIPS (libpfm4's mips build).
+    #[value(alias = "mips64")]
+    Mips,
 }
 
 impl HostArgs {
@@ -48,17 +62,21 @@ impl HostArgs {
         }
         // Read as pfmlib reads the tree's facts: a regular file, bounded,
         // never waiting on a FIFO.
-        let arm_cpuinfo = || {
+        let named = || {
             pfmlib::Host::from_root(pfmlib::Arch::Other, root.clone())
                 .read_file_now("/proc/cpuinfo")
-                .is_some_and(|c| c.lines().any(|l| l.starts_with("CPU implementer")))
+                .and_then(|c| pfmlib::Arch::from_cpuinfo(&c))
+                .unwrap_or(pfmlib::Arch::X86)
         };
         let arch = match self.host_arch {
             Some(HostArch::X86) => pfmlib::Arch::X86,
             Some(HostArch::Aarch64) => pfmlib::Arch::Aarch64,
             Some(HostArch::Arm) => pfmlib::Arch::Arm,
-            None if arm_cpuinfo() => pfmlib::Arch::Aarch64,
-            None => pfmlib::Arch::X86,
+            Some(HostArch::Powerpc) => pfmlib::Arch::PowerPc,
+            Some(HostArch::S390x) => pfmlib::Arch::S390x,
+            Some(HostArch::Sparc) => pfmlib::Arch::Sparc,
+            Some(HostArch::Mips) => pfmlib::Arch::Mips,
+            None => named(),
         };
         let host = pfmlib::Host::detect_with_root(arch, root.clone());
         Ok(Some(pfmlib::Library::new(

@@ -51,7 +51,8 @@ pub mod pmu {
     /// Model-specific dispatcher (u8): 0 none, 1 Nehalem, 2 IA-64.
     pub const DISPATCH: usize = 44;
     /// The libpfm4 builds that have this PMU (u8): [`BUILD_X86_64`],
-    /// [`BUILD_ARM`], [`BUILD_ARM64`] bits (0: in none, pfmlib's own).
+    /// [`BUILD_ARM`], [`BUILD_ARM64`], [`BUILD_POWERPC`], [`BUILD_S390X`],
+    /// [`BUILD_SPARC`], [`BUILD_MIPS`] bits (0: in none, pfmlib's own).
     pub const BUILDS: usize = 45;
     /// [`BUILDS`] bit: libpfm4's x86_64 build.
     pub const BUILD_X86_64: u8 = 1;
@@ -59,6 +60,14 @@ pub mod pmu {
     pub const BUILD_ARM: u8 = 2;
     /// [`BUILDS`] bit: libpfm4's arm64 build.
     pub const BUILD_ARM64: u8 = 4;
+    /// [`BUILDS`] bit: libpfm4's powerpc build.
+    pub const BUILD_POWERPC: u8 = 8;
+    /// [`BUILDS`] bit: libpfm4's s390x build.
+    pub const BUILD_S390X: u8 = 16;
+    /// [`BUILDS`] bit: libpfm4's sparc build.
+    pub const BUILD_SPARC: u8 = 32;
+    /// [`BUILDS`] bit: libpfm4's mips build.
+    pub const BUILD_MIPS: u8 = 64;
     /// The uncore PMU dispatched beside this core PMU (string id, 0: none).
     pub const UNCORE: usize = 48;
     /// Position in the lookup order of libpfm4's 32-bit Arm build (u16).

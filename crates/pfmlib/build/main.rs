@@ -91,15 +91,20 @@ fn arch_ranks(
     Ok(rank)
 }
 
-/// Which libpfm4 builds (x86_64, arm, arm64: `layout::pmu::BUILDS` bits)
-/// have each PMU: the x86_64 list and the two Arm lookup orders.
+/// Which libpfm4 builds (x86_64, arm, arm64, powerpc, s390x, sparc, mips:
+/// `layout::pmu::BUILDS` bits) have each PMU: the build lists and the two
+/// Arm lookup orders.
 fn build_masks(ids: &schema::Ids) -> Result<HashMap<String, u8>, String> {
-    use layout::pmu::{BUILD_ARM, BUILD_ARM64, BUILD_X86_64};
+    use layout::pmu as m;
     let mut masks: HashMap<String, u8> = HashMap::new();
     for (list, bit) in [
-        (&ids.build_x86_64, BUILD_X86_64),
-        (&ids.lookup_order_arm, BUILD_ARM),
-        (&ids.lookup_order_arm64, BUILD_ARM64),
+        (&ids.build_x86_64, m::BUILD_X86_64),
+        (&ids.lookup_order_arm, m::BUILD_ARM),
+        (&ids.lookup_order_arm64, m::BUILD_ARM64),
+        (&ids.build_powerpc, m::BUILD_POWERPC),
+        (&ids.build_s390x, m::BUILD_S390X),
+        (&ids.build_sparc, m::BUILD_SPARC),
+        (&ids.build_mips, m::BUILD_MIPS),
     ] {
         for name in list {
             if !ids.ids.contains_key(name) {

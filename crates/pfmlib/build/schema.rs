@@ -113,4 +113,12 @@ pub struct Ids {
     pub lookup_order_arm64: Vec<String>,
     /// The PMUs of the x86_64 build.
     pub build_x86_64: Vec<String>,
+    /// The PMUs of the powerpc build (in the general order).
+    pub build_powerpc: Vec<String>,
+    /// The PMUs of the s390x build.
+    pub build_s390x: Vec<String>,
+    /// The PMUs of the sparc build.
+    pub build_sparc: Vec<String>,
+    /// The PMUs of the mips build.
+    pub build_mips: Vec<String>,
 }

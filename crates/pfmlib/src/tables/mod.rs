@@ -393,17 +393,29 @@ impl PmuDesc {
         u16_at(PMUS, self.at(at))
     }
 
-    /// Is this PMU in libpfm4's build for `arch` (x86_64, arm, arm64; on
-    /// any other architecture, a PMU every one of those builds has: the
-    /// perf_events ones)?
+    /// Is this PMU in libpfm4's build for `arch` (x86_64, arm, arm64,
+    /// powerpc, s390x, sparc, mips; on any other architecture, a PMU every
+    /// one of those builds has: the perf_events ones)?
     pub fn in_build(self, arch: Arch) -> bool {
-        use layout::pmu::{BUILD_ARM, BUILD_ARM64, BUILD_X86_64};
-        let b = u8_at(PMUS, self.at(layout::pmu::BUILDS));
+        use layout::pmu as m;
+        let b = u8_at(PMUS, self.at(m::BUILDS));
         let want = match arch {
-            Arch::X86 => BUILD_X86_64,
-            Arch::Arm => BUILD_ARM,
-            Arch::Aarch64 => BUILD_ARM64,
-            _ => BUILD_X86_64 | BUILD_ARM | BUILD_ARM64,
+            Arch::X86 => m::BUILD_X86_64,
+            Arch::Arm => m::BUILD_ARM,
+            Arch::Aarch64 => m::BUILD_ARM64,
+            Arch::PowerPc => m::BUILD_POWERPC,
+            Arch::S390x => m::BUILD_S390X,
+            Arch::Sparc => m::BUILD_SPARC,
+            Arch::Mips => m::BUILD_MIPS,
+            _ => {
+                m::BUILD_X86_64
+                    | m::BUILD_ARM
+                    | m::BUILD_ARM64
+                    | m::BUILD_POWERPC
+                    | m::BUILD_S390X
+                    | m::BUILD_SPARC
+                    | m::BUILD_MIPS
+            }
         };
         b & want == want
     }

@@ -1,9 +1,12 @@
-//! The Arm oracles: libpfm4 4.13 built for `arm64` and for `arm` from
-//! Debian's source package (`make ARCH=arm64 lib`, `make ARCH=arm lib`; CI
-//! builds them at test time), found through `PFMLIB_LIBPFM4_ARM64` and
-//! `PFMLIB_LIBPFM4_ARM`, and libpfm4's source tree (for its `tests/`)
-//! through `PFMLIB_LIBPFM4_SRC`. Without them the tests print `SKIPPED`
-//! and pass, unless `PFMLIB_REQUIRE_ARM_ORACLES` is set (CI sets it).
+//! The oracles of libpfm4's builds for architectures other than x86:
+//! libpfm4 4.13 built for `arm64`, `arm`, `powerpc`, `s390x`, `sparc` and
+//! `mips` from Debian's source package (`make ARCH=<arch> lib`; CI builds
+//! them at test time), found through `PFMLIB_LIBPFM4_<ARCH>` (upper case),
+//! upstream's builds through `PFMLIB_LIBPFM4_HEAD_<ARCH>` (`common/head.rs`),
+//! and libpfm4's source tree (for its `tests/`) through `PFMLIB_LIBPFM4_SRC`.
+//! Without them the tests print `SKIPPED` and pass, unless
+//! `PFMLIB_REQUIRE_ARM_ORACLES` is set (CI sets it; it covers every
+//! architecture's build).
 //!
 //! Each test file loads one build: two libpfm4 builds never share a process.
 
@@ -17,17 +20,33 @@ use std::path::PathBuf;
 /// The variable that makes a missing oracle a failure.
 pub const REQUIRE: &str = "PFMLIB_REQUIRE_ARM_ORACLES";
 
-/// A libpfm4 build for one Arm architecture.
+/// A libpfm4 build for one architecture other than x86.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Build {
     /// `make ARCH=arm64 lib`.
     Arm64,
     /// `make ARCH=arm lib`.
     Arm,
+    /// `make ARCH=powerpc lib`.
+    Powerpc,
+    /// `make ARCH=s390x lib`.
+    S390x,
+    /// `make ARCH=sparc lib`.
+    Sparc,
+    /// `make ARCH=mips lib`.
+    Mips,
     /// libpfm4 upstream, `make ARCH=arm64 lib` (see `common/head.rs`).
     HeadArm64,
     /// libpfm4 upstream, `make ARCH=arm lib`.
     HeadArm,
+    /// libpfm4 upstream, `make ARCH=powerpc lib`.
+    HeadPowerpc,
+    /// libpfm4 upstream, `make ARCH=s390x lib`.
+    HeadS390x,
+    /// libpfm4 upstream, `make ARCH=sparc lib`.
+    HeadSparc,
+    /// libpfm4 upstream, `make ARCH=mips lib`.
+    HeadMips,
 }
 
 impl Build {
@@ -36,23 +55,62 @@ impl Build {
         match self {
             Build::Arm64 => "PFMLIB_LIBPFM4_ARM64",
             Build::Arm => "PFMLIB_LIBPFM4_ARM",
+            Build::Powerpc => "PFMLIB_LIBPFM4_POWERPC",
+            Build::S390x => "PFMLIB_LIBPFM4_S390X",
+            Build::Sparc => "PFMLIB_LIBPFM4_SPARC",
+            Build::Mips => "PFMLIB_LIBPFM4_MIPS",
             Build::HeadArm64 => super::head::ARM64,
             Build::HeadArm => super::head::ARM,
+            Build::HeadPowerpc => super::head::POWERPC,
+            Build::HeadS390x => super::head::S390X,
+            Build::HeadSparc => super::head::SPARC,
+            Build::HeadMips => super::head::MIPS,
         }
     }
 
     /// Whether this is a build of libpfm4 upstream.
     pub fn is_head(self) -> bool {
-        matches!(self, Build::HeadArm64 | Build::HeadArm)
+        matches!(
+            self,
+            Build::HeadArm64
+                | Build::HeadArm
+                | Build::HeadPowerpc
+                | Build::HeadS390x
+                | Build::HeadSparc
+                | Build::HeadMips
+        )
     }
 
-    /// PMUs and events libpfm4 4.13 knows in this build.
+    /// The architecture this build is for.
+    pub fn arch(self) -> pfmlib::Arch {
+        use pfmlib::Arch;
+        match self {
+            Build::Arm64 | Build::HeadArm64 => Arch::Aarch64,
+            Build::Arm | Build::HeadArm => Arch::Arm,
+            Build::Powerpc | Build::HeadPowerpc => Arch::PowerPc,
+            Build::S390x | Build::HeadS390x => Arch::S390x,
+            Build::Sparc | Build::HeadSparc => Arch::Sparc,
+            Build::Mips | Build::HeadMips => Arch::Mips,
+        }
+    }
+
+    /// PMUs and events libpfm4 knows in this build
+    /// (`LIBPFM_ENCODE_INACTIVE=1`, on a host that is not of its
+    /// architecture).
     pub fn expected(self) -> (usize, usize) {
         match self {
             Build::Arm64 => (74, 1977),
             Build::Arm => (79, 2038),
+            Build::Powerpc => (15, 5986),
+            Build::S390x => (4, 85),
+            Build::Sparc => (9, 422),
+            Build::Mips => (3, 205),
             Build::HeadArm64 => super::head::ARM64_SIZE,
             Build::HeadArm => super::head::ARM_SIZE,
+            Build::HeadPowerpc => super::head::POWERPC_SIZE,
+            Build::HeadS390x => super::head::S390X_SIZE,
+            Build::HeadSparc => super::head::SPARC_SIZE,
+            Build::HeadMips => super::head::MIPS_SIZE,
         }
     }
 }
@@ -109,7 +167,7 @@ pub fn oracle(build: Build) -> Option<Oracle> {
     if build.is_head() {
         return super::head::oracle(build.var()).map(Oracle::Shared);
     }
-    let path = path_from_env(build.var(), "libpfm4 built for Arm")?;
+    let path = path_from_env(build.var(), "libpfm4 built for another architecture")?;
     match Libpfm4::load_from(&path) {
         Ok(o) => Some(Oracle::Owned(o)),
         Err(e) => {
@@ -322,6 +380,13 @@ pub fn odd_strings(build: Build) {
 
 /// [`odd_strings`], strings naming a PMU of `not_yet` left out.
 pub fn odd_strings_with(build: Build, not_yet: &[&str]) {
+    odd_strings_of(build, ODD, not_yet);
+}
+
+/// The strings of `odd` (strings naming a PMU of the build or none; the
+/// others are left out), with every default privilege level mask,
+/// strings naming a PMU of `not_yet` left out.
+pub fn odd_strings_of(build: Build, odd: &[&str], not_yet: &[&str]) {
     let Some(o) = oracle(build) else { return };
     let lib = library();
     let mut diffs = Vec::new();
@@ -329,7 +394,7 @@ pub fn odd_strings_with(build: Build, not_yet: &[&str]) {
     let known: Vec<String> = o.pmus().into_iter().map(|p| p.name).collect();
     // A string naming a PMU of the other build only: pfmlib has it, the
     // build does not (their tables are compared by the other test file).
-    let strings: Vec<&str> = ODD
+    let strings: Vec<&str> = odd
         .iter()
         .copied()
         .filter(|s| match s.split_once("::") {

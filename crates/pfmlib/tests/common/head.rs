@@ -40,6 +40,22 @@ pub const X86_64_SIZE: (usize, usize) = (561, 30714);
 pub const ARM64_SIZE: (usize, usize) = (82, 3923);
 /// Of its arm build.
 pub const ARM_SIZE: (usize, usize) = (86, 3484);
+/// The variable naming its powerpc build.
+pub const POWERPC: &str = "PFMLIB_LIBPFM4_HEAD_POWERPC";
+/// The variable naming its s390x build.
+pub const S390X: &str = "PFMLIB_LIBPFM4_HEAD_S390X";
+/// The variable naming its sparc build.
+pub const SPARC: &str = "PFMLIB_LIBPFM4_HEAD_SPARC";
+/// The variable naming its mips build.
+pub const MIPS: &str = "PFMLIB_LIBPFM4_HEAD_MIPS";
+/// PMUs and events of its powerpc build (`LIBPFM_ENCODE_INACTIVE=1`).
+pub const POWERPC_SIZE: (usize, usize) = (15, 6007);
+/// Of its s390x build (`cpum_cf` has no events until it finds the machine).
+pub const S390X_SIZE: (usize, usize) = (4, 85);
+/// Of its sparc build.
+pub const SPARC_SIZE: (usize, usize) = (9, 424);
+/// Of its mips build.
+pub const MIPS_SIZE: (usize, usize) = (3, 205);
 
 /// The path in `var`, or `None` after saying why (a panic under [`REQUIRE`]).
 pub fn path(var: &str) -> Option<PathBuf> {
