@@ -599,6 +599,7 @@ fn child_name(build: Build) -> &'static str {
         Build::Arm64 => "arm64",
         Build::HeadArm => "head-arm",
         Build::HeadArm64 => "head-arm64",
+        other => unreachable!("{other:?} is not an Arm build"),
     }
 }
 
