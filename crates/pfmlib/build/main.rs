@@ -631,6 +631,7 @@ fn vendor(p: &schema::Pmu) -> Result<u32, String> {
         (Some("appliedmicro"), _) => Ok(8),
         (Some("qualcomm"), _) => Ok(9),
         (Some("nvidia"), _) => Ok(10),
+        (Some("ibm"), _) => Ok(11),
         (Some(v), _) => Err(format!("unknown vendor {v}")),
     }
 }

@@ -30,6 +30,9 @@ pub enum Vendor {
     Qualcomm,
     /// NVIDIA (implementer 0x4e): Olympus cores.
     Nvidia,
+    /// IBM: POWER and PowerPC processors (detected by their processor
+    /// version, the model).
+    Ibm,
     /// Anything else.
     Other,
 }

@@ -8,6 +8,7 @@ mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
+mod power;
 
 pub use arch::Arch;
 pub use cpu::ArchPerfmon;
@@ -63,6 +64,10 @@ pub struct Host {
     /// On Arm hosts: every kind of core libpfm4 records (big.LITTLE
     /// machines have two or more); each one's PMU is detected.
     pub arm_cpus: Vec<ArmCpuId>,
+    /// On POWER hosts: the Processor Version Register (version in the high
+    /// 16 bits, as [`Host::model`] also holds it, revision in the low 16),
+    /// from `/proc/cpuinfo`'s `revision` line.
+    pub pvr: Option<u32>,
     /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
     /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
     /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
@@ -198,6 +203,7 @@ impl Host {
             arch_perfmon: None,
             arm: None,
             arm_cpus: Vec::new(),
+            pvr: None,
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
@@ -232,6 +238,7 @@ impl Host {
         self.facts = self.facts.with_file(path, contents);
         if path == CPUINFO {
             self.read_arm_cpu();
+            self.read_power_cpu();
         }
         self
     }
@@ -281,7 +288,24 @@ impl Host {
         h.facts = facts;
         h.read_kernel_facts();
         h.read_arm_cpu();
+        h.read_power_cpu();
         h
+    }
+
+    /// On a POWER host, the processor version from `/proc/cpuinfo`: vendor
+    /// IBM, model the version (`PVR >> 16`), stepping the revision.
+    fn read_power_cpu(&mut self) {
+        if self.arch != Arch::PowerPc {
+            return;
+        }
+        self.pvr = self
+            .facts
+            .read(CPUINFO)
+            .and_then(|t| power::pvr_from_cpuinfo(&t));
+        if let Some(pvr) = self.pvr {
+            (self.vendor, self.family, self.model, self.stepping) =
+                (Vendor::Ibm, 0, pvr >> 16, pvr & 0xffff);
+        }
     }
 
     /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from

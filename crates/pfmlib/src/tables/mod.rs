@@ -360,6 +360,7 @@ impl PmuDesc {
             8 => Some(Vendor::AppliedMicro),
             9 => Some(Vendor::Qualcomm),
             10 => Some(Vendor::Nvidia),
+            11 => Some(Vendor::Ibm),
             _ => None,
         }
     }
