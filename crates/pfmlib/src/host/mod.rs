@@ -85,15 +85,27 @@ impl Host {
     /// Arm the CPU is read from `/proc/cpuinfo`, or from the file named by
     /// `LIBPFM_PROC_CPUINFO` when it is set (libpfm4 upstream's variable).
     pub fn detect() -> Host {
-        let mut h = Host::from_facts(Arch::native(), Facts::system());
+        Host::detect_as(Arch::native())
+    }
+
+    /// [`Host::detect`] as if this machine were of architecture `arch`:
+    /// its `/proc` and `/sys` files are read as such a host's (on an x86
+    /// machine, a POWER host whose processor version is unknown, say), and
+    /// CPUID is asked only when `arch` is x86. What a library built for
+    /// another architecture would see here (the C library's
+    /// `PFMLIB_HOST_ARCH`).
+    pub fn detect_as(arch: Arch) -> Host {
+        let mut h = Host::from_facts(arch, Facts::system());
         if let Some(path) = std::env::var_os(PROC_CPUINFO_VAR) {
             // Relative to the working directory, as libpfm4's fopen.
             if let Ok(abs) = std::path::absolute(&path) {
                 h.read_arm_cpu_from(&abs.to_string_lossy());
             }
         }
-        if let Some(c) = cpu::native() {
-            h.set_cpu(c);
+        if arch == Arch::X86 {
+            if let Some(c) = cpu::native() {
+                h.set_cpu(c);
+            }
         }
         h
     }
