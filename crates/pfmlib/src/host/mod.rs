@@ -402,7 +402,9 @@ fn x86_cpuinfo(text: &str) -> Option<cpu::CpuFacts> {
 /// from ACPI, `armv8_cortex_a53` or `armv8_neoverse_n1` from the device
 /// tree, `armv7_cortex_a15` on 32-bit kernels), one per kind of core.
 fn is_cpu_pmu_name(name: &str) -> bool {
-    matches!(name, "cpu" | "cpu_core" | "cpu_atom")
+    // `cpu` on x86, POWER, SPARC and MIPS; `cpum_cf`, the counter facility,
+    // on IBM Z.
+    matches!(name, "cpu" | "cpu_core" | "cpu_atom" | "cpum_cf")
         || name
             .strip_prefix("armv")
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) && r.contains('_'))
