@@ -27,6 +27,7 @@ pub mod netburst;
 pub mod perf;
 pub mod perf_raw;
 pub mod power;
+pub mod power_torrent;
 pub mod rapl;
 
 pub mod vocab;
@@ -38,7 +39,7 @@ pub use vocab::{
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 12] = [
+pub static FAMILIES: [&FamilyDefs; 13] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -51,4 +52,5 @@ pub static FAMILIES: [&FamilyDefs; 12] = [
     &intel_snbep_unc::DEFS,
     &arm::DEFS,
     &power::DEFS,
+    &power_torrent::DEFS,
 ];
