@@ -613,6 +613,7 @@ fn kind(k: &str) -> Result<u32, String> {
         "core" => Ok(0),
         "uncore" => Ok(1),
         "os_generic" => Ok(2),
+        "unknown" => Ok(3),
         other => Err(format!("unknown PMU kind {other}")),
     }
 }

@@ -80,6 +80,9 @@ pub enum PmuKind {
     Uncore,
     /// A PMU provided by the operating system (perf_events generic events).
     OsGeneric,
+    /// A PMU whose table states no type (libpfm4's `PFM_PMU_TYPE_UNKNOWN`:
+    /// the PowerPC 970 tables).
+    Unknown,
 }
 
 impl PmuKind {
@@ -89,6 +92,7 @@ impl PmuKind {
             PmuKind::Core => 1,
             PmuKind::Uncore => 2,
             PmuKind::OsGeneric => 3,
+            PmuKind::Unknown => 0,
         }
     }
 }
