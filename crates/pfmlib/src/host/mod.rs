@@ -8,6 +8,7 @@ mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
+mod mips;
 
 pub use arch::Arch;
 pub use cpu::ArchPerfmon;
@@ -71,6 +72,9 @@ pub struct Host {
     pub perf_events: bool,
     /// `/proc/sys/kernel/perf_event_paranoid`, when readable.
     pub perf_event_paranoid: Option<i32>,
+    /// On MIPS hosts: the `cpu model` of `/proc/cpuinfo` as libpfm4 reads
+    /// it (`None`: not a MIPS host, or libpfm4 would find none).
+    pub mips_cpu_model: Option<String>,
     #[cfg_attr(feature = "serde", serde(skip))]
     facts: Facts,
 }
@@ -201,6 +205,7 @@ impl Host {
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
+            mips_cpu_model: None,
             facts: Facts::none(),
         }
     }
@@ -214,7 +219,8 @@ impl Host {
     /// (`/sys/bus/event_source/devices/uncore/type`, say). It is seen
     /// instead of any file of that name under the root. The host's flags
     /// (`perf_events`, `kernel_cpu_pmu`, ...) stay as they are; on an Arm
-    /// host a new `/proc/cpuinfo` is read again for the CPU's identity.
+    /// or MIPS host a new `/proc/cpuinfo` is read again for the CPU's
+    /// identity.
     ///
     /// ```
     /// use pfmlib::{Host, Library, Os, Plm, Vendor};
@@ -232,6 +238,7 @@ impl Host {
         self.facts = self.facts.with_file(path, contents);
         if path == CPUINFO {
             self.read_arm_cpu();
+            self.read_mips_cpu();
         }
         self
     }
@@ -281,7 +288,16 @@ impl Host {
         h.facts = facts;
         h.read_kernel_facts();
         h.read_arm_cpu();
+        h.read_mips_cpu();
         h
+    }
+
+    /// On a MIPS host, the `cpu model` of `/proc/cpuinfo` (`host/mips.rs`).
+    fn read_mips_cpu(&mut self) {
+        self.mips_cpu_model = (self.arch == Arch::Mips)
+            .then(|| self.facts.read(CPUINFO))
+            .flatten()
+            .and_then(|t| mips::cpu_model(t.as_bytes()));
     }
 
     /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from
