@@ -233,6 +233,7 @@ fn pfm_lists_every_pmu_of_libpfm4_with_its_event_count() {
     for (label, var) in [
         ("arm64", "PFMLIB_LIBPFM4_ARM64"),
         ("arm", "PFMLIB_LIBPFM4_ARM"),
+        ("mips", "PFMLIB_LIBPFM4_MIPS"),
     ] {
         if let Some(p) = arm_oracle(var) {
             checked.extend(check_build_but(
@@ -271,6 +272,7 @@ fn pfm_lists_every_pmu_of_libpfm4_head_with_its_event_count() {
         ("upstream x86_64", "PFMLIB_LIBPFM4_HEAD"),
         ("upstream arm64", "PFMLIB_LIBPFM4_HEAD_ARM64"),
         ("upstream arm", "PFMLIB_LIBPFM4_HEAD_ARM"),
+        ("upstream mips", "PFMLIB_LIBPFM4_HEAD_MIPS"),
     ] {
         if label.ends_with("x86_64") && !cfg!(target_arch = "x86_64") {
             continue;
