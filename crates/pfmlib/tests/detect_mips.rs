@@ -68,18 +68,18 @@ fn cases() -> Vec<Case> {
     vec![
         case("BCM4716 router", BCM4716, true),
         case(
-            "74Kc, 2 CPUs",
-            cpuinfo("Broadcom BCM4716 chip rev 1 pkg 10", "MIPS 74Kc V4.0", 2),
+            "74Kc, newer kernel",
+            cpuinfo("Broadcom BCM4716 chip rev 1 pkg 10", "MIPS 74Kc V4.0", 1),
             true,
         ),
         case(
             "74Kf",
-            cpuinfo("Atheros AR9344 rev 2", "MIPS 74Kf V4.12", 1),
+            cpuinfo("MIPS Malta", "MIPS 74Kf V4.12  FPU V0.0", 1),
             true,
         ),
         case(
-            "74Kc, no FPU note",
-            cpuinfo("Lantiq xRX200 rev 1.2", "MIPS 74Kc V4.12  FPU V0.0", 1),
+            "74Kc, QCA9558",
+            cpuinfo("Qualcomm Atheros QCA9558 ver 1 rev 0", "MIPS 74Kc V5.0", 1),
             true,
         ),
         case(
