@@ -299,6 +299,7 @@ fn libpfm4_child() {
     };
     let o = common::arm::oracle(build).expect("the oracle");
     for p in o.pmus() {
+        println!("PMU {} {} {}", p.id, p.name, p.is_present);
         if p.is_present && p.name != "perf" && p.name != "perf_raw" {
             println!("PRESENT {}", p.name);
         }
@@ -309,6 +310,11 @@ fn libpfm4_child() {
 /// Runs libpfm4 (`build`) on `cpuinfo` in a child process: its present
 /// MIPS PMUs, or `None` when it did not finish.
 fn libpfm4_on(build: Build, cpuinfo: &Path) -> Option<Vec<String>> {
+    libpfm4_lines(build, cpuinfo, "PRESENT ")
+}
+
+/// The lines after `tag` that the child prints for `cpuinfo`.
+fn libpfm4_lines(build: Build, cpuinfo: &Path, tag: &str) -> Option<Vec<String>> {
     let exe = std::env::current_exe().ok()?;
     let script = "mount --bind \"$1\" /proc/cpuinfo && \
         exec \"$2\" --exact libpfm4_child --nocapture --test-threads=1";
@@ -329,7 +335,7 @@ fn libpfm4_on(build: Build, cpuinfo: &Path) -> Option<Vec<String>> {
         return None;
     }
     let after = |l: &str, tag: &str| l.split_once(tag).map(|(_, v)| v.to_string());
-    Some(text.lines().filter_map(|l| after(l, "PRESENT ")).collect())
+    Some(text.lines().filter_map(|l| after(l, tag)).collect())
 }
 
 /// Can libpfm4 be run on our files here? `None` (after saying why) if not.
@@ -388,4 +394,37 @@ fn libpfm4_mips_detects_the_same() {
 #[test]
 fn libpfm4_head_mips_detects_the_same() {
     compare_with_libpfm4(Build::HeadMips);
+}
+
+/// The C library's rule (`Options::host_build_only`): on a MIPS host the
+/// PMUs of libpfm4's mips build, with its ids, and present as there.
+fn host_build_matches(build: Build) {
+    if oracle_runs(build).is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("pfmlib-build-{build:?}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cpuinfo");
+    std::fs::write(&file, BCM4716).expect("write");
+    let theirs = libpfm4_lines(build, &file, "PMU ").expect("libpfm4 ran");
+    // The same machine with perf_events (as the system libpfm4 ran on).
+    let root = dir.join("root");
+    std::fs::create_dir_all(root.join("proc/sys/kernel")).expect("tree");
+    std::fs::write(root.join("proc/cpuinfo"), BCM4716).expect("write");
+    std::fs::write(root.join("proc/sys/kernel/perf_event_paranoid"), "2\n").expect("write");
+    let options = pfmlib::Options::new().host_build_only(true);
+    let lib = Library::new(Host::from_root(Arch::Mips, root), options);
+    let ours: Vec<String> = lib
+        .pmus()
+        .map(|p| format!("{} {} {}", p.id(), p.name(), p.info().is_present))
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(ours, theirs, "{build:?}");
+    eprintln!("{build:?}: {} PMUs, as libpfm4's build", ours.len());
+}
+
+#[test]
+fn the_host_build_is_libpfm4s_mips_build() {
+    host_build_matches(Build::Mips);
+    host_build_matches(Build::HeadMips);
 }
