@@ -41,9 +41,8 @@ pub(crate) fn cpu_model(text: &[u8]) -> Option<String> {
         if buf[0] == b'\n' {
             continue;
         }
-        let Some(colon) = buf[..c_len(&buf, 0)].iter().position(|&b| b == b':') else {
-            return None;
-        };
+        // No colon: "not found", whatever was read before.
+        let colon = buf[..c_len(&buf, 0)].iter().position(|&b| b == b':')?;
         buf[colon] = 0;
         let v = colon + 2;
         let len = c_len(&buf, v);
