@@ -284,6 +284,48 @@ fn encodings_on_a_74k() {
 /// Set in the child process: which build to load.
 const CHILD: &str = "PFMLIB_DETECT_MIPS_CHILD";
 
+/// Strings encoded on the detected 74K by both libraries: unprefixed names
+/// (the 74K is looked up first), and the perf PMU, whose levels are then
+/// the 74K's.
+const ON_74K: &[&str] = &[
+    "CYCLES",
+    "cycles",
+    "INSTRUCTIONS:u",
+    "JR_31_MISPREDICTIONS:s:e",
+    "WBB_25_50_FULL",
+    "perf::cycles:h",
+    "perf::PERF_COUNT_HW_INSTRUCTIONS:k",
+    "PERF_COUNT_SW_CPU_CLOCK:u",
+    "instructions:period=5",
+    "NO_SUCH",
+];
+
+/// What an encoding gave, as one comparable line (each default level mask
+/// of [`PLMS`], raw then perf_events).
+fn line(
+    s: &str,
+    raw: impl Fn(u32) -> Result<(Vec<u64>, String), i32>,
+    perf: impl Fn(u32) -> Result<(u32, u64, [bool; 3], String), i32>,
+) -> String {
+    let mut out = format!("ENC {s}:");
+    for plm in PLMS {
+        out += &match raw(plm.bits()) {
+            Ok((codes, fstr)) => format!(" | raw {codes:x?} {fstr}"),
+            Err(e) => format!(" | raw error {e}"),
+        };
+        out += &match perf(plm.bits()) {
+            Ok((ty, config, excl, fstr)) => {
+                format!(" | perf type {ty} config {config:#x} excl {excl:?} {fstr}")
+            }
+            Err(e) => format!(" | perf error {e}"),
+        };
+    }
+    out
+}
+
+/// The default level masks the encodings are asked with.
+const PLMS: [Plm; 3] = [Plm::DEFAULT, Plm::PLM3, Plm::ALL];
+
 /// In a child process (inside its own mount namespace, with our file over
 /// the system's `/proc/cpuinfo`): loads one mips build and prints what it
 /// finds.
@@ -298,6 +340,17 @@ fn libpfm4_child() {
         Build::Mips
     };
     let o = common::arm::oracle(build).expect("the oracle");
+    for s in ON_74K {
+        let raw = |plm| o.encode_raw(s, plm).map(|e| (e.codes, e.fstr));
+        let perf = |plm| {
+            o.encode_perf(s, plm, true).map(|e| {
+                let p = e.perf.expect("perf fields");
+                let excl = [p.exclude_user, p.exclude_kernel, p.exclude_hv];
+                (p.type_, p.config, excl, e.fstr)
+            })
+        };
+        println!("{}", line(s, raw, perf));
+    }
     for p in o.pmus() {
         println!("PMU {} {} {}", p.id, p.name, p.is_present);
         if p.is_present && p.name != "perf" && p.name != "perf_raw" {
@@ -418,9 +471,36 @@ fn host_build_matches(build: Build) {
         .pmus()
         .map(|p| format!("{} {} {}", p.id(), p.name(), p.info().is_present))
         .collect();
+    let their_enc = libpfm4_lines(build, &file, "ENC ").expect("libpfm4 ran");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(ours, theirs, "{build:?}");
-    eprintln!("{build:?}: {} PMUs, as libpfm4's build", ours.len());
+    let our_enc: Vec<String> = ON_74K
+        .iter()
+        .map(|s| {
+            let raw = |plm| {
+                lib.encode(s, Plm::from_bits(plm).expect("levels"), Os::None)
+                    .map(|e| (e.codes, e.fstr))
+                    .map_err(|e| e.code())
+            };
+            let perf = |plm| {
+                lib.encode(s, Plm::from_bits(plm).expect("levels"), Os::PerfEventExt)
+                    .map(|e| {
+                        let p = e.perf.expect("perf fields");
+                        let excl = [p.exclude_user, p.exclude_kernel, p.exclude_hv];
+                        (p.type_, p.config, excl, e.fstr)
+                    })
+                    .map_err(|e| e.code())
+            };
+            line(s, raw, perf)
+        })
+        .map(|l| l.trim_start_matches("ENC ").to_string())
+        .collect();
+    assert_eq!(our_enc, their_enc, "{build:?}");
+    eprintln!(
+        "{build:?}: {} PMUs, as libpfm4's build; {} strings encoded alike",
+        ours.len(),
+        our_enc.len()
+    );
 }
 
 #[test]
