@@ -36,7 +36,7 @@ impl From<OsArg> for pfmlib::Os {
 
 /// One line describing the host for people: the CPU (Arm ones by
 /// implementer and part in hex, as `/proc/cpuinfo` shows them, every kind
-/// of core of a big.LITTLE machine), where the
+/// of core of a big.LITTLE machine; MIPS ones by their `cpu model`), where the
 /// facts come from when it is a recorded host, and whether the kernel
 /// exposes a CPU PMU.
 pub fn host_line(lib: &pfmlib::Library) -> String {
@@ -64,6 +64,9 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
         }
         (None, None) => format!(" (family {}, model {})", h.family, h.model),
     };
+    if let Some(model) = &h.mips_cpu_model {
+        cpu = format!("MIPS (cpu model {model:?})");
+    }
     if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
         cpu += &format!(", recorded host under {}", root.display());
     }

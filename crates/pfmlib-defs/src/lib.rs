@@ -23,6 +23,7 @@ pub mod intel_nhm_unc;
 pub mod intel_snb_unc;
 pub mod intel_snbep_unc;
 pub mod intel_x86;
+pub mod mips;
 pub mod netburst;
 pub mod perf;
 pub mod perf_raw;
@@ -39,7 +40,7 @@ pub use vocab::{
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 13] = [
+pub static FAMILIES: [&FamilyDefs; 14] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -53,4 +54,5 @@ pub static FAMILIES: [&FamilyDefs; 13] = [
     &arm::DEFS,
     &power::DEFS,
     &power_torrent::DEFS,
+    &mips::DEFS,
 ];

@@ -8,6 +8,7 @@ mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
+mod mips;
 mod power;
 
 pub use arch::Arch;
@@ -76,6 +77,9 @@ pub struct Host {
     pub perf_events: bool,
     /// `/proc/sys/kernel/perf_event_paranoid`, when readable.
     pub perf_event_paranoid: Option<i32>,
+    /// On MIPS hosts: the `cpu model` of `/proc/cpuinfo` as libpfm4 reads
+    /// it (`None`: not a MIPS host, or libpfm4 would find none).
+    pub mips_cpu_model: Option<String>,
     #[cfg_attr(feature = "serde", serde(skip))]
     facts: Facts,
 }
@@ -219,6 +223,7 @@ impl Host {
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
+            mips_cpu_model: None,
             facts: Facts::none(),
         }
     }
@@ -232,7 +237,8 @@ impl Host {
     /// (`/sys/bus/event_source/devices/uncore/type`, say). It is seen
     /// instead of any file of that name under the root. The host's flags
     /// (`perf_events`, `kernel_cpu_pmu`, ...) stay as they are; on an Arm
-    /// host a new `/proc/cpuinfo` is read again for the CPU's identity.
+    /// or MIPS host a new `/proc/cpuinfo` is read again for the CPU's
+    /// identity.
     ///
     /// ```
     /// use pfmlib::{Host, Library, Os, Plm, Vendor};
@@ -251,6 +257,7 @@ impl Host {
         if path == CPUINFO {
             self.read_arm_cpu();
             self.read_power_cpu();
+            self.read_mips_cpu();
         }
         self
     }
@@ -301,6 +308,7 @@ impl Host {
         h.read_kernel_facts();
         h.read_arm_cpu();
         h.read_power_cpu();
+        h.read_mips_cpu();
         h
     }
 
@@ -318,6 +326,14 @@ impl Host {
             (self.vendor, self.family, self.model, self.stepping) =
                 (Vendor::Ibm, 0, pvr >> 16, pvr & 0xffff);
         }
+    }
+
+    /// On a MIPS host, the `cpu model` of `/proc/cpuinfo` (`host/mips.rs`).
+    fn read_mips_cpu(&mut self) {
+        self.mips_cpu_model = (self.arch == Arch::Mips)
+            .then(|| self.facts.read(CPUINFO))
+            .flatten()
+            .and_then(|t| mips::cpu_model(t.as_bytes()));
     }
 
     /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from

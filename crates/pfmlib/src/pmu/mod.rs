@@ -16,6 +16,7 @@ pub(crate) mod intel_snbep_unc;
 pub(crate) mod intel_x86;
 pub(crate) mod kernel_type;
 pub(crate) mod machinery;
+pub(crate) mod mips;
 pub(crate) mod netburst;
 pub(crate) mod perf;
 pub(crate) mod perf_raw;
@@ -35,7 +36,7 @@ pub(crate) const DISPATCH_IA64: u8 = 2;
 /// The family position of the Intel core engine (first in [`ENGINES`]).
 pub(crate) const INTEL_X86_FAMILY: usize = 0;
 
-static ENGINES: [&dyn Engine; 13] = [
+static ENGINES: [&dyn Engine; 14] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
@@ -49,6 +50,7 @@ static ENGINES: [&dyn Engine; 13] = [
     &arm::Arm,
     &power::Power,
     &power_torrent::Torrent,
+    &mips::Mips,
 ];
 
 /// The engine of `pmu`'s family.

@@ -1,5 +1,6 @@
 pub mod arm;
 pub mod head;
+pub mod mips;
 pub mod power;
 pub mod sweep;
 pub mod torrent;
