@@ -15,11 +15,16 @@ pub struct HostArgs {
     /// Not for stat or counters, which count on this machine.
     #[arg(long, global = true, value_name = "DIR")]
     host_root: Option<std::path::PathBuf>,
-    /// Architecture of the recorded host (default: the one DIR/proc/cpuinfo
-    /// names: `vendor_id : IBM/S390` s390x, `cpu model : MIPS` mips, a
+    /// Answer as libpfm4's build for this architecture does: only that
+    /// build's PMUs (with --host-root, the recorded host read as such a
+    /// host's; without, this machine's files, so on an x86 machine
+    /// `--host-arch powerpc` lists the POWER tables with none detected, as
+    /// libpfm4's powerpc build would here). Without it, every table is
+    /// listed and a recorded host's architecture is the one DIR/proc/cpuinfo
+    /// names (`vendor_id : IBM/S390` s390x, `cpu model : MIPS` mips, a
     /// `(pvr ...)` revision powerpc, a `pmu` line sparc, `CPU implementer`
-    /// aarch64; otherwise x86).
-    #[arg(long, global = true, value_enum, requires = "host_root")]
+    /// aarch64; otherwise x86). Not for stat or counters.
+    #[arg(long, global = true, value_enum)]
     host_arch: Option<HostArch>,
 }
 
@@ -48,11 +53,14 @@ pub enum HostArch {
 }
 
 impl HostArgs {
-    /// The library to answer with: the running machine's, or one for the
-    /// recorded host, with libpfm4's environment options either way.
+    /// The library to answer with: the running machine's (`None`), or one
+    /// for the recorded host or the architecture asked for, with libpfm4's
+    /// environment options either way.
     pub fn library(&self) -> anyhow::Result<Option<pfmlib::Library>> {
+        let asked = self.host_arch.map(HostArch::arch);
+        let options = pfmlib::Options::from_env().host_build_only(asked.is_some());
         let Some(root) = &self.host_root else {
-            return Ok(None);
+            return Ok(asked.map(|a| pfmlib::Library::new(pfmlib::Host::detect_as(a), options)));
         };
         if !root.is_dir() {
             anyhow::bail!(
@@ -68,21 +76,30 @@ impl HostArgs {
                 .and_then(|c| pfmlib::Arch::from_cpuinfo(&c))
                 .unwrap_or(pfmlib::Arch::X86)
         };
-        let arch = match self.host_arch {
-            Some(HostArch::X86) => pfmlib::Arch::X86,
-            Some(HostArch::Aarch64) => pfmlib::Arch::Aarch64,
-            Some(HostArch::Arm) => pfmlib::Arch::Arm,
-            Some(HostArch::Powerpc) => pfmlib::Arch::PowerPc,
-            Some(HostArch::S390x) => pfmlib::Arch::S390x,
-            Some(HostArch::Sparc) => pfmlib::Arch::Sparc,
-            Some(HostArch::Mips) => pfmlib::Arch::Mips,
-            None => named(),
-        };
+        let arch = asked.unwrap_or_else(named);
         let host = pfmlib::Host::detect_with_root(arch, root.clone());
-        Ok(Some(pfmlib::Library::new(
-            host,
-            pfmlib::Options::from_env(),
-        )))
+        Ok(Some(pfmlib::Library::new(host, options)))
+    }
+
+    /// Does the library answer for another host than this machine as it
+    /// is (a recorded one, or another architecture)?
+    pub fn elsewhere(&self) -> bool {
+        self.host_root.is_some() || self.host_arch.is_some()
+    }
+}
+
+impl HostArch {
+    /// pfmlib's name of the architecture.
+    fn arch(self) -> pfmlib::Arch {
+        match self {
+            HostArch::X86 => pfmlib::Arch::X86,
+            HostArch::Aarch64 => pfmlib::Arch::Aarch64,
+            HostArch::Arm => pfmlib::Arch::Arm,
+            HostArch::Powerpc => pfmlib::Arch::PowerPc,
+            HostArch::S390x => pfmlib::Arch::S390x,
+            HostArch::Sparc => pfmlib::Arch::Sparc,
+            HostArch::Mips => pfmlib::Arch::Mips,
+        }
     }
 }
 

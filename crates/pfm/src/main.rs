@@ -90,8 +90,8 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => return exit_for(&e),
     };
-    if recorded.is_some() && matches!(cli.cmd, Cmd::Stat(_) | Cmd::Counters(_)) {
-        warn!("pfm: --host-root answers for a recorded host; stat and counters count on this machine only");
+    if cli.host.elsewhere() && matches!(cli.cmd, Cmd::Stat(_) | Cmd::Counters(_)) {
+        warn!("pfm: --host-root and --host-arch answer for another host; stat and counters count on this machine only");
         return ExitCode::from(2);
     }
     let lib = recorded

@@ -93,7 +93,15 @@ fn oracle_pmus(which: &str) -> Result<Pmus, String> {
 
 /// What `pfm list --all --json` lists: PMU → (id, nevents, events listed).
 fn pfm_list() -> BTreeMap<String, (i64, i64, usize)> {
+    pfm_list_as(None)
+}
+
+/// What `pfm [--host-arch ARCH] list --all --json` lists.
+fn pfm_list_as(arch: Option<&str>) -> BTreeMap<String, (i64, i64, usize)> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pfm"));
+    if let Some(a) = arch {
+        cmd.args(["--host-arch", a]);
+    }
     cmd.args(["list", "--all", "--json"]);
     for v in LIBPFM_VARS {
         cmd.env_remove(v);
@@ -296,4 +304,39 @@ fn pfm_lists_every_pmu_of_libpfm4_head_with_its_event_count() {
         }
     }
     eprintln!("list_vs_libpfm4 upstream: {} PMUs checked", checked.len());
+}
+
+/// `pfm --host-arch ARCH list --all --json` lists exactly the PMUs of
+/// libpfm4 upstream's build for ARCH (`LIBPFM_ENCODE_INACTIVE` aside,
+/// which only changes what encodes): the same names, ids and event counts,
+/// nothing more.
+#[test]
+fn pfm_host_arch_lists_exactly_libpfm4_heads_build() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    for (arch, var) in [
+        ("x86", "PFMLIB_LIBPFM4_HEAD"),
+        ("arm64", "PFMLIB_LIBPFM4_HEAD_ARM64"),
+        ("arm", "PFMLIB_LIBPFM4_HEAD_ARM"),
+        ("powerpc", "PFMLIB_LIBPFM4_HEAD_POWERPC"),
+        ("s390x", "PFMLIB_LIBPFM4_HEAD_S390X"),
+        ("sparc", "PFMLIB_LIBPFM4_HEAD_SPARC"),
+        ("mips", "PFMLIB_LIBPFM4_HEAD_MIPS"),
+    ] {
+        if arch == "x86" && !cfg!(target_arch = "x86_64") {
+            continue;
+        }
+        let Some(p) = built_oracle(var, "PFMLIB_REQUIRE_LIBPFM4_HEAD") else {
+            continue;
+        };
+        let ours = pfm_list_as(Some(arch));
+        let label = format!("--host-arch {arch}");
+        let theirs = check_build_but(&label, &p.to_string_lossy(), &ours, NOT_YET);
+        let extra: Vec<&String> = ours.keys().filter(|n| !theirs.contains(*n)).collect();
+        assert!(
+            extra.is_empty(),
+            "{label}: pfm lists PMUs the build lacks: {extra:?}"
+        );
+    }
 }
