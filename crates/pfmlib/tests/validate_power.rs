@@ -7,12 +7,6 @@
 //! fully-qualified string the file expects. No vector is skipped for being
 //! hard.
 //!
-//! The POWER tables land in several steps. Until [`STRICT`] is `true`, a
-//! vector whose PMU pfmlib does not know yet waits: it is not run, and the
-//! test prints which vectors wait for which PMU. Setting [`STRICT`] to
-//! `true` (once every POWER PMU of the file is in) makes such a vector a
-//! failure, so that nothing can wait any more.
-//!
 //! Without a source tree the test prints `SKIPPED` and passes, unless
 //! `PFMLIB_REQUIRE_ARM_ORACLES` is set.
 
@@ -22,10 +16,6 @@ use common::arm::path_from_env;
 use common::validate::{check_vector, load};
 use pfmlib::{Host, Library};
 use std::collections::BTreeMap;
-
-/// `false` while the POWER tables land in steps: vectors of PMUs pfmlib
-/// lacks wait (printed). `true`: every vector runs, a missing PMU fails.
-const STRICT: bool = true;
 
 /// The file, its array and the number of vectors both trees hold.
 const FILE: (&str, &str, usize) = ("validate_power.c", "ppc_test_events", 31);
@@ -40,14 +30,9 @@ fn run_tree(var: &str, what: &str) -> Vec<String> {
     assert_eq!(vs.len(), expected, "{what}: {file}: vectors parsed");
     let lib = Library::with_host(Host::none());
     let mut bad = Vec::new();
-    let mut waiting: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     let mut per_pmu: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for v in &vs {
         let pmu = v.name.split_once("::").map_or("", |(p, _)| p);
-        if !STRICT && lib.pmu(pmu).is_none() {
-            waiting.entry(pmu).or_default().push(&v.name);
-            continue;
-        }
         let e = per_pmu.entry(pmu).or_default();
         e.0 += 1;
         match check_vector(&lib, &codes, file, v) {
@@ -58,17 +43,9 @@ fn run_tree(var: &str, what: &str) -> Vec<String> {
     for (pmu, (n, ok)) in &per_pmu {
         eprintln!("{what}: {file} {pmu}: {ok}/{n} vectors pass");
     }
-    for (pmu, names) in &waiting {
-        eprintln!(
-            "{what}: {file}: {} vectors wait for PMU {pmu} (not in pfmlib yet): {}",
-            names.len(),
-            names.join(", ")
-        );
-    }
     let run: usize = per_pmu.values().map(|t| t.0).sum();
-    let waited: usize = waiting.values().map(Vec::len).sum();
     eprintln!(
-        "{what}: {file}: {} vectors, {run} run, {} failed, {waited} waiting (STRICT = {STRICT})",
+        "{what}: {file}: {} vectors, {run} run, {} failed",
         vs.len(),
         bad.len()
     );
@@ -88,14 +65,4 @@ fn libpfm4_power_validate_vectors() {
         bad.len(),
         bad.join("\n")
     );
-}
-
-/// The vectors of this PMU set run, strict or not: power9's and power10's
-/// tables are in.
-#[test]
-fn power9_and_power10_vectors_never_wait() {
-    let lib = Library::with_host(Host::none());
-    for pmu in ["power9", "power10"] {
-        assert!(lib.pmu(pmu).is_some(), "{pmu} is in pfmlib");
-    }
 }
