@@ -8,6 +8,7 @@ mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
+mod sparc;
 
 pub use arch::Arch;
 pub use cpu::ArchPerfmon;
@@ -63,6 +64,10 @@ pub struct Host {
     /// On Arm hosts: every kind of core libpfm4 records (big.LITTLE
     /// machines have two or more); each one's PMU is detected.
     pub arm_cpus: Vec<ArmCpuId>,
+    /// On SPARC hosts: the `pmu` value of `/proc/cpuinfo` (`niagara2`,
+    /// `ultra3`, ...) as libpfm4 reads it, quirks included (`None`: not a
+    /// SPARC host, or libpfm4 would find none).
+    pub sparc_pmu: Option<String>,
     /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
     /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
     /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
@@ -198,6 +203,7 @@ impl Host {
             arch_perfmon: None,
             arm: None,
             arm_cpus: Vec::new(),
+            sparc_pmu: None,
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
@@ -281,6 +287,7 @@ impl Host {
         h.facts = facts;
         h.read_kernel_facts();
         h.read_arm_cpu();
+        h.sparc_pmu = sparc::read(arch, &h.facts);
         h
     }
 
