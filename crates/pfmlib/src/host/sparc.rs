@@ -1,11 +1,13 @@
 //! The SPARC processor's PMU name from `/proc/cpuinfo`, read exactly as
 //! libpfm4's sparc build reads it (`pfmlib_getcpuinfo_attr("pmu", buf, 32)`
-//! in `pfmlib_sparc.c`, over `pfmlib_getl`; 4.13 and upstream alike),
+//! in `pfmlib_sparc.c`, over `pfmlib_getl`, upstream's of June 2026),
 //! quirks included:
 //!
 //! - the file is read line by line into one buffer that grows (32 bytes,
 //!   then doubling) and is reused; a last line without a newline ends the
-//!   reading, its bytes written over the start of the buffer;
+//!   reading, its bytes written over the start of the buffer (without a
+//!   NUL: 4.13's `pfmlib_getl` ended them with one, so there such a line
+//!   could stand in for the value read before it);
 //! - a blank line (its first byte a newline) is skipped; a line without `:`
 //!   ends the search: nothing is found;
 //! - the key (the text before the first `:`) is compared with `strncmp`:
