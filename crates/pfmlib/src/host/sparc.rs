@@ -24,6 +24,8 @@
 use super::arch::Arch;
 use super::facts::Facts;
 
+/// The file libpfm4 reads (no variable names another, unlike on Arm).
+const CPUINFO: &str = "/proc/cpuinfo";
 /// The attribute libpfm4 looks for.
 const KEY: &[u8] = b"pmu";
 /// libpfm4's result buffer (`char buffer[32]`), NUL included.
@@ -37,9 +39,7 @@ pub(super) fn read(arch: Arch, facts: &Facts) -> Option<String> {
     if arch != Arch::Sparc {
         return None;
     }
-    facts
-        .read(super::CPUINFO)
-        .and_then(|t| cpuinfo_pmu(t.as_bytes()))
+    facts.read(CPUINFO).and_then(|t| cpuinfo_pmu(t.as_bytes()))
 }
 
 /// What libpfm4 leaves in its result buffer after looking for `pmu` in the
