@@ -112,7 +112,7 @@ pub(crate) fn initialize() -> c_int {
     }
     let log = Log::from_env();
     let options = Options::libpfm4_env().host_build_only(!all_architectures());
-    let lib = Library::new(Host::detect(), options);
+    let lib = Library::new(host_as_asked(), options);
     announce(&lib, &log);
     *guard = Some(State::new(lib, log));
     PFM_SUCCESS
@@ -122,6 +122,24 @@ pub(crate) fn initialize() -> c_int {
 /// architectures' (IA-64 included) with them, where libpfm4's build for the
 /// host's architecture has only its own: `PFMLIB_ALL_ARCHITECTURES=1`.
 pub(crate) const ALL_ARCHITECTURES: &str = "PFMLIB_ALL_ARCHITECTURES";
+
+/// The variable that makes the library answer as libpfm4's build for
+/// another architecture would on this machine (`PFMLIB_HOST_ARCH=powerpc`:
+/// that build's PMUs, this machine's files read as a POWER host's): for
+/// tests and for inspecting another architecture's tables through C tools.
+/// Names as [`pfmlib::Arch::from_name`]; an unknown name is ignored.
+pub(crate) const HOST_ARCH: &str = "PFMLIB_HOST_ARCH";
+
+/// This machine, or this machine as [`HOST_ARCH`] names it.
+fn host_as_asked() -> Host {
+    match std::env::var(HOST_ARCH)
+        .ok()
+        .and_then(|a| pfmlib::Arch::from_name(&a))
+    {
+        Some(arch) => Host::detect_as(arch),
+        None => Host::detect(),
+    }
+}
 
 /// Is [`ALL_ARCHITECTURES`] set to something other than `0` or nothing?
 fn all_architectures() -> bool {

@@ -42,8 +42,13 @@ impl From<OsArg> for pfmlib::Os {
 pub fn host_line(lib: &pfmlib::Library) -> String {
     let h = lib.host();
     let mut cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
-    cpu += &match h.arm {
-        Some(a) => {
+    cpu += &match (h.arm, h.pvr) {
+        (None, Some(pvr)) => format!(
+            " (processor version {:#06x}, revision {:#06x})",
+            pvr >> 16,
+            pvr & 0xffff
+        ),
+        (Some(a), _) => {
             let mut ids = format!(
                 " (implementer {:#x}, part {:#x}, architecture {}",
                 a.implementer, a.part, a.architecture
@@ -57,7 +62,7 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
             }
             ids + ")"
         }
-        None => format!(" (family {}, model {})", h.family, h.model),
+        (None, None) => format!(" (family {}, model {})", h.family, h.model),
     };
     if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
         cpu += &format!(", recorded host under {}", root.display());
@@ -65,7 +70,7 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
     let pmu = if h.kernel_cpu_pmu {
         "the kernel exposes a hardware CPU PMU".to_string()
     } else {
-        "the kernel exposes no hardware CPU PMU (no cpu or armv* PMU under /sys/bus/event_source/devices, as in most VMs): hardware events can be encoded but not counted here".to_string()
+        "the kernel exposes no hardware CPU PMU (no cpu, armv* or cpum_cf PMU under /sys/bus/event_source/devices, as in most VMs): hardware events can be encoded but not counted here".to_string()
     };
     format!("Host: {cpu}; {pmu}")
 }

@@ -235,6 +235,7 @@ fn kind_words(k: PmuKind) -> &'static str {
         PmuKind::Core => "core",
         PmuKind::Uncore => "uncore",
         PmuKind::OsGeneric => "OS generic",
+        PmuKind::Unknown => "unknown",
         _ => "other",
     }
 }

@@ -44,7 +44,7 @@ pub mod pmu {
     pub const VARIANT: usize = 40;
     /// CPU vendor detected on (u8): 0 none, 1 Intel, 2 AMD; Arm implementers
     /// 3 Arm, 4 Broadcom, 5 Cavium, 6 Fujitsu, 7 HiSilicon, 8 Applied Micro,
-    /// 9 Qualcomm, 10 NVIDIA.
+    /// 9 Qualcomm, 10 NVIDIA; 11 IBM (POWER).
     pub const VENDOR: usize = 41;
     /// Position in the lookup order of x86 and other hosts (u16).
     pub const RANK: usize = 42;

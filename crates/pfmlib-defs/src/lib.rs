@@ -26,6 +26,8 @@ pub mod intel_x86;
 pub mod netburst;
 pub mod perf;
 pub mod perf_raw;
+pub mod power;
+pub mod power_torrent;
 pub mod rapl;
 pub mod sparc;
 
@@ -38,7 +40,7 @@ pub use vocab::{
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 12] = [
+pub static FAMILIES: [&FamilyDefs; 14] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -50,5 +52,7 @@ pub static FAMILIES: [&FamilyDefs; 12] = [
     &intel_snb_unc::DEFS,
     &intel_snbep_unc::DEFS,
     &arm::DEFS,
+    &power::DEFS,
+    &power_torrent::DEFS,
     &sparc::DEFS,
 ];

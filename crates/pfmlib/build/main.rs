@@ -613,6 +613,7 @@ fn kind(k: &str) -> Result<u32, String> {
         "core" => Ok(0),
         "uncore" => Ok(1),
         "os_generic" => Ok(2),
+        "unknown" => Ok(3),
         other => Err(format!("unknown PMU kind {other}")),
     }
 }
@@ -631,6 +632,7 @@ fn vendor(p: &schema::Pmu) -> Result<u32, String> {
         (Some("appliedmicro"), _) => Ok(8),
         (Some("qualcomm"), _) => Ok(9),
         (Some("nvidia"), _) => Ok(10),
+        (Some("ibm"), _) => Ok(11),
         (Some(v), _) => Err(format!("unknown vendor {v}")),
     }
 }

@@ -30,6 +30,9 @@ pub enum Vendor {
     Qualcomm,
     /// NVIDIA (implementer 0x4e): Olympus cores.
     Nvidia,
+    /// IBM: POWER and PowerPC processors (detected by their processor
+    /// version, the model).
+    Ibm,
     /// Anything else.
     Other,
 }
@@ -77,6 +80,9 @@ pub enum PmuKind {
     Uncore,
     /// A PMU provided by the operating system (perf_events generic events).
     OsGeneric,
+    /// A PMU whose type libpfm4 leaves unset (`PFM_PMU_TYPE_UNKNOWN`: the
+    /// IBM Power Torrent hub chip, the PowerPC 970).
+    Unknown,
 }
 
 impl PmuKind {
@@ -86,6 +92,7 @@ impl PmuKind {
             PmuKind::Core => 1,
             PmuKind::Uncore => 2,
             PmuKind::OsGeneric => 3,
+            PmuKind::Unknown => 0,
         }
     }
 }
@@ -258,7 +265,7 @@ pub struct PmuInfo {
     pub desc: &'static str,
     /// libpfm4's PMU id (`pfm_pmu_t`).
     pub id: u32,
-    /// Core, uncore or OS generic.
+    /// Core, uncore, OS generic or unknown.
     pub kind: PmuKind,
     /// Number of generic counters.
     pub num_cntrs: u32,

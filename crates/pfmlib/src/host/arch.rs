@@ -66,7 +66,49 @@ const CPUINFO_MARKS: &[(&str, &str, Arch)] = &[
     ("vendor_id", "", Arch::X86),
 ];
 
+/// Names of the architectures (as `uname -m`, libpfm4's `ARCH=` and Rust
+/// spell them), by architecture.
+const NAMES: &[(&str, Arch)] = &[
+    ("x86_64", Arch::X86),
+    ("x86", Arch::X86),
+    ("i386", Arch::X86),
+    ("i686", Arch::X86),
+    ("aarch64", Arch::Aarch64),
+    ("arm64", Arch::Aarch64),
+    ("arm", Arch::Arm),
+    ("armv7l", Arch::Arm),
+    ("powerpc", Arch::PowerPc),
+    ("powerpc64", Arch::PowerPc),
+    ("powerpc64le", Arch::PowerPc),
+    ("ppc64", Arch::PowerPc),
+    ("ppc64le", Arch::PowerPc),
+    ("s390x", Arch::S390x),
+    ("sparc", Arch::Sparc),
+    ("sparc64", Arch::Sparc),
+    ("mips", Arch::Mips),
+    ("mips64", Arch::Mips),
+    ("mipsel", Arch::Mips),
+];
+
 impl Arch {
+    /// The architecture a name designates: `uname -m`'s names, libpfm4's
+    /// `ARCH=` values and Rust's (`x86_64`, `i686`, `aarch64`, `arm64`,
+    /// `arm`, `powerpc`, `ppc64le`, `s390x`, `sparc64`, `mips`, ...), in
+    /// any case.
+    ///
+    /// ```
+    /// use pfmlib::Arch;
+    /// assert_eq!(Arch::from_name("ppc64le"), Some(Arch::PowerPc));
+    /// assert_eq!(Arch::from_name("ARM64"), Some(Arch::Aarch64));
+    /// assert_eq!(Arch::from_name("vax"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Arch> {
+        NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, a)| a)
+    }
+
     /// The architecture whose kernel wrote this `/proc/cpuinfo` text, when
     /// it tells (a recorded host's file, say): `vendor_id : IBM/S390` is
     /// s390x, `cpu model : MIPS ...` MIPS, a `revision` with a `(pvr ...)`

@@ -8,6 +8,7 @@ mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
+mod power;
 mod sparc;
 
 pub use arch::Arch;
@@ -64,6 +65,10 @@ pub struct Host {
     /// On Arm hosts: every kind of core libpfm4 records (big.LITTLE
     /// machines have two or more); each one's PMU is detected.
     pub arm_cpus: Vec<ArmCpuId>,
+    /// On POWER hosts: the Processor Version Register (version in the high
+    /// 16 bits, as [`Host::model`] also holds it, revision in the low 16),
+    /// from `/proc/cpuinfo`'s `revision` line.
+    pub pvr: Option<u32>,
     /// On SPARC hosts: the `pmu` value of `/proc/cpuinfo` (`niagara2`,
     /// `ultra3`, ...) as libpfm4 reads it, quirks included (`None`: not a
     /// SPARC host, or libpfm4 would find none).
@@ -85,15 +90,27 @@ impl Host {
     /// Arm the CPU is read from `/proc/cpuinfo`, or from the file named by
     /// `LIBPFM_PROC_CPUINFO` when it is set (libpfm4 upstream's variable).
     pub fn detect() -> Host {
-        let mut h = Host::from_facts(Arch::native(), Facts::system());
+        Host::detect_as(Arch::native())
+    }
+
+    /// [`Host::detect`] as if this machine were of architecture `arch`:
+    /// its `/proc` and `/sys` files are read as such a host's (on an x86
+    /// machine, a POWER host whose processor version is unknown, say), and
+    /// CPUID is asked only when `arch` is x86. What a library built for
+    /// another architecture would see here (the C library's
+    /// `PFMLIB_HOST_ARCH`).
+    pub fn detect_as(arch: Arch) -> Host {
+        let mut h = Host::from_facts(arch, Facts::system());
         if let Some(path) = std::env::var_os(PROC_CPUINFO_VAR) {
             // Relative to the working directory, as libpfm4's fopen.
             if let Ok(abs) = std::path::absolute(&path) {
                 h.read_arm_cpu_from(&abs.to_string_lossy());
             }
         }
-        if let Some(c) = cpu::native() {
-            h.set_cpu(c);
+        if arch == Arch::X86 {
+            if let Some(c) = cpu::native() {
+                h.set_cpu(c);
+            }
         }
         h
     }
@@ -203,6 +220,7 @@ impl Host {
             arch_perfmon: None,
             arm: None,
             arm_cpus: Vec::new(),
+            pvr: None,
             sparc_pmu: None,
             kernel_cpu_pmu: false,
             perf_events: true,
@@ -238,6 +256,7 @@ impl Host {
         self.facts = self.facts.with_file(path, contents);
         if path == CPUINFO {
             self.read_arm_cpu();
+            self.read_power_cpu();
         }
         self
     }
@@ -287,8 +306,25 @@ impl Host {
         h.facts = facts;
         h.read_kernel_facts();
         h.read_arm_cpu();
+        h.read_power_cpu();
         h.sparc_pmu = sparc::read(arch, &h.facts);
         h
+    }
+
+    /// On a POWER host, the processor version from `/proc/cpuinfo`: vendor
+    /// IBM, model the version (`PVR >> 16`), stepping the revision.
+    fn read_power_cpu(&mut self) {
+        if self.arch != Arch::PowerPc {
+            return;
+        }
+        self.pvr = self
+            .facts
+            .read(CPUINFO)
+            .and_then(|t| power::pvr_from_cpuinfo(&t));
+        if let Some(pvr) = self.pvr {
+            (self.vendor, self.family, self.model, self.stepping) =
+                (Vendor::Ibm, 0, pvr >> 16, pvr & 0xffff);
+        }
     }
 
     /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from
@@ -373,7 +409,9 @@ fn x86_cpuinfo(text: &str) -> Option<cpu::CpuFacts> {
 /// from ACPI, `armv8_cortex_a53` or `armv8_neoverse_n1` from the device
 /// tree, `armv7_cortex_a15` on 32-bit kernels), one per kind of core.
 fn is_cpu_pmu_name(name: &str) -> bool {
-    matches!(name, "cpu" | "cpu_core" | "cpu_atom")
+    // `cpu` on x86, POWER, SPARC and MIPS; `cpum_cf`, the counter facility,
+    // on IBM Z.
+    matches!(name, "cpu" | "cpu_core" | "cpu_atom" | "cpum_cf")
         || name
             .strip_prefix("armv")
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) && r.contains('_'))

@@ -19,6 +19,8 @@ pub(crate) mod machinery;
 pub(crate) mod netburst;
 pub(crate) mod perf;
 pub(crate) mod perf_raw;
+pub(crate) mod power;
+pub(crate) mod power_torrent;
 pub(crate) mod rapl;
 pub(crate) mod sparc;
 
@@ -34,7 +36,7 @@ pub(crate) const DISPATCH_IA64: u8 = 2;
 /// The family position of the Intel core engine (first in [`ENGINES`]).
 pub(crate) const INTEL_X86_FAMILY: usize = 0;
 
-static ENGINES: [&dyn Engine; 12] = [
+static ENGINES: [&dyn Engine; 14] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
@@ -46,6 +48,8 @@ static ENGINES: [&dyn Engine; 12] = [
     &intel_snb_unc::SnbUncore,
     &intel_snbep_unc::SnbepUncore,
     &arm::Arm,
+    &power::Power,
+    &power_torrent::Torrent,
     &sparc::Sparc,
 ];
 

@@ -313,12 +313,13 @@ impl PmuDesc {
         u8_at(PMUS, self.at(layout::pmu::FAMILY)) as usize
     }
 
-    /// Core, uncore or OS generic.
+    /// Core, uncore, OS generic or unknown.
     pub fn kind(self) -> PmuKind {
         match u8_at(PMUS, self.at(layout::pmu::KIND)) {
             0 => PmuKind::Core,
             1 => PmuKind::Uncore,
-            _ => PmuKind::OsGeneric,
+            2 => PmuKind::OsGeneric,
+            _ => PmuKind::Unknown,
         }
     }
 
@@ -360,6 +361,7 @@ impl PmuDesc {
             8 => Some(Vendor::AppliedMicro),
             9 => Some(Vendor::Qualcomm),
             10 => Some(Vendor::Nvidia),
+            11 => Some(Vendor::Ibm),
             _ => None,
         }
     }
