@@ -14,7 +14,7 @@
 mod common;
 
 use common::arm::{Build, REQUIRE};
-use pfmlib::{Arch, Host, Library};
+use pfmlib::{Arch, Host, Library, Os, Plm};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -386,11 +386,72 @@ fn libpfm4_child() {
             println!("PRESENT {}", p.name);
         }
     }
+    let strings = std::env::var(CHILD_STRINGS).unwrap_or_default();
+    for s in strings.split('\n').filter(|s| !s.is_empty()) {
+        let raw = o
+            .encode_raw(s, Plm::DEFAULT.bits())
+            .map(|e| (e.codes, e.fstr));
+        let perf = o.encode_perf(s, Plm::DEFAULT.bits(), true).map(|e| {
+            let p = e.perf.expect("perf fields");
+            let x = [p.exclude_user, p.exclude_kernel, p.exclude_hv];
+            (p.type_, p.config, x, e.fstr)
+        });
+        println!("ENC {}", outcome(s, raw, perf));
+    }
+}
+
+/// Set in the child: the strings to encode, one a line.
+const CHILD_STRINGS: &str = "PFMLIB_DETECT_SPARC_STRINGS";
+
+/// Raw codes and string, then perf type, config, exclude bits (user,
+/// kernel, hypervisor) and string.
+type Raw = Result<(Vec<u64>, String), i32>;
+type Perf = Result<(u32, u64, [bool; 3], String), i32>;
+
+/// What an encoding gave in `PFM_OS_NONE` and `PFM_OS_PERF_EVENT_EXT`, as
+/// one comparable line.
+fn outcome(s: &str, raw: Raw, perf: Perf) -> String {
+    let raw = match raw {
+        Ok((codes, fstr)) => format!("{codes:x?} {fstr}"),
+        Err(code) => format!("error {code}"),
+    };
+    let perf = match perf {
+        Ok((ty, config, x, fstr)) => format!("type {ty} config {config:#x} excl {x:?} {fstr}"),
+        Err(code) => format!("error {code}"),
+    };
+    format!("{s}: {raw} / {perf}")
+}
+
+/// pfmlib's [`outcome`] of each string on host `h`.
+fn pfmlib_encodings(h: &Host, strings: &[&str]) -> Vec<String> {
+    let lib = Library::with_host(h.clone());
+    strings
+        .iter()
+        .map(|s| {
+            let raw = lib
+                .encode(s, Plm::DEFAULT, Os::None)
+                .map(|e| (e.codes, e.fstr))
+                .map_err(|e| e.code());
+            let perf = lib
+                .encode(s, Plm::DEFAULT, Os::PerfEventExt)
+                .map(|e| {
+                    let p = e.perf.expect("perf fields");
+                    let x = [p.exclude_user, p.exclude_kernel, p.exclude_hv];
+                    (p.type_, p.config, x, e.fstr)
+                })
+                .map_err(|e| e.code());
+            outcome(s, raw, perf)
+        })
+        .collect()
 }
 
 /// Runs libpfm4 (`build`) on `cpuinfo` in a child process; the SPARC PMUs
-/// it finds, or `None` when the child failed.
-fn libpfm4_on(build: Build, cpuinfo: &Path) -> Option<BTreeSet<String>> {
+/// it finds and its encodings of `strings`, or `None` when the child failed.
+fn libpfm4_on(
+    build: Build,
+    cpuinfo: &Path,
+    strings: &[&str],
+) -> Option<(BTreeSet<String>, Vec<String>)> {
     let exe = std::env::current_exe().ok()?;
     let script = "mount --bind \"$1\" /proc/cpuinfo && \
         exec \"$2\" --exact libpfm4_child --nocapture --test-threads=1";
@@ -399,6 +460,7 @@ fn libpfm4_on(build: Build, cpuinfo: &Path) -> Option<BTreeSet<String>> {
         .arg(cpuinfo)
         .arg(exe)
         .env(CHILD, if build.is_head() { "head" } else { "4.13" })
+        .env(CHILD_STRINGS, strings.join("\n"))
         .output()
         .ok()?;
     if !out.status.success() {
@@ -410,8 +472,10 @@ fn libpfm4_on(build: Build, cpuinfo: &Path) -> Option<BTreeSet<String>> {
     }
     let text = String::from_utf8_lossy(&out.stdout);
     // The test harness may have begun the line ("test libpfm4_child ... ").
-    let after = |l: &str| l.split_once("PRESENT ").map(|(_, v)| v.to_string());
-    Some(text.lines().filter_map(after).collect())
+    let after = |l: &str, tag: &str| l.split_once(tag).map(|(_, v)| v.to_string());
+    let present = text.lines().filter_map(|l| after(l, "PRESENT ")).collect();
+    let enc = text.lines().filter_map(|l| after(l, "ENC ")).collect();
+    Some((present, enc))
 }
 
 /// Can libpfm4 be run on our files here? `None` (after saying why) if not.
@@ -457,7 +521,7 @@ fn compare_with_libpfm4(build: Build) {
     for (i, c) in cases.enumerate().filter(|(_, c)| !c.crashes_libpfm4) {
         let file = dir.join(format!("cpuinfo{i}"));
         std::fs::write(&file, &c.cpuinfo).expect("write");
-        let theirs = libpfm4_on(build, &file).expect("libpfm4 ran");
+        let (theirs, _) = libpfm4_on(build, &file, &[]).expect("libpfm4 ran");
         let ours = pfmlib_present(Host::from_cpuinfo(c.arch, &c.cpuinfo));
         let changed = UPSTREAM_DETECTION.iter().find(|(w, _)| *w == c.what);
         match changed.filter(|_| !build.is_head()) {
@@ -489,4 +553,122 @@ fn libpfm4_head_sparc_detects_the_same() {
 #[test]
 fn libpfm4_sparc_detects_the_same() {
     compare_with_libpfm4(Build::Sparc);
+}
+
+/// Strings encoded on an active SPARC host: unprefixed names (the host's
+/// PMU first, then `perf`), the perf_events PMU (whose levels are the
+/// active PMU's), and levels the PMU cannot filter.
+const ACTIVE_STRINGS: &[&str] = &[
+    "Instr_cnt",
+    "instr_cnt:u",
+    "Instr_cnt:Loads:h",
+    "Cycle_cnt:k=1:u=1",
+    "Dispatch0_rs_mispred",
+    "All_strands_idle:k:u=0",
+    "cycles",
+    "cycles:h",
+    "perf::instructions:u:k:h",
+    "perf::PERF_COUNT_HW_CACHE_L1D:READ:MISS:h=1",
+    "cpu-clock:h",
+    "ultra12::Cycle_cnt:h",
+    "niagara2::tlb_miss:ITLB:DTLB:k",
+];
+
+/// A recorded host of the machine `cpuinfo` describes, with perf_events
+/// (a `perf_event_paranoid` file), as libpfm4 sees this system's.
+fn recorded(cpuinfo: &str) -> (tempfile_dir::Dir, Host) {
+    let d = tempfile_dir::Dir::new("sparc-active");
+    std::fs::create_dir_all(d.0.join("proc/sys/kernel")).expect("mkdir");
+    std::fs::write(d.0.join("proc/cpuinfo"), cpuinfo).expect("write");
+    std::fs::write(d.0.join("proc/sys/kernel/perf_event_paranoid"), "2\n").expect("write");
+    let h = Host::from_root(Arch::Sparc, d.0.clone());
+    (d, h)
+}
+
+/// A temporary directory removed on drop.
+mod tempfile_dir {
+    /// The directory.
+    pub struct Dir(pub std::path::PathBuf);
+
+    impl Dir {
+        pub fn new(name: &str) -> Dir {
+            let p = std::env::temp_dir().join(format!(
+                "pfmlib-{name}-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            let _ = std::fs::remove_dir_all(&p);
+            std::fs::create_dir_all(&p).expect("mkdir");
+            Dir(p)
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn compare_active_with_libpfm4(build: Build) {
+    if oracle_runs(build).is_none() {
+        return;
+    }
+    let mut bad = Vec::new();
+    let machines = [
+        cpuinfo(
+            "UltraSparc T2 (Niagara2)",
+            "UltraSparc T2 integrated FPU",
+            "niagara2",
+            true,
+            4,
+        ),
+        cpuinfo(
+            "TI UltraSparc III (Cheetah)",
+            "UltraSparc III integrated FPU",
+            "ultra3",
+            false,
+            2,
+        ),
+        cpuinfo(
+            "TI UltraSparc IV+ (Panther)",
+            "UltraSparc IV+ integrated FPU",
+            "ultra4+",
+            false,
+            2,
+        ),
+    ];
+    for text in machines {
+        let (dir, h) = recorded(&text);
+        let file = dir.0.join("proc/cpuinfo");
+        let (_, theirs) = libpfm4_on(build, &file, ACTIVE_STRINGS).expect("libpfm4 ran");
+        let ours = pfmlib_encodings(&h, ACTIVE_STRINGS);
+        assert_eq!(theirs.len(), ours.len(), "{theirs:?}");
+        for (a, b) in ours.iter().zip(&theirs) {
+            // 4.13 selects Dispatch0_rs_mispred on PIC1 (libpfm4_diff_sparc.rs).
+            let expected = !build.is_head() && a.starts_with("Dispatch0_rs_mispred:");
+            if a != b && !expected {
+                bad.push(format!(
+                    "{}:\n  pfmlib  {a}\n  libpfm4 {b}",
+                    h.sparc_pmu.clone().unwrap_or_default()
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{build:?}: {} strings on 3 active SPARC hosts compared with libpfm4, {} differ",
+        ACTIVE_STRINGS.len(),
+        bad.len()
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn libpfm4_head_sparc_encodes_the_same_on_active_hosts() {
+    compare_active_with_libpfm4(Build::HeadSparc);
+}
+
+#[test]
+fn libpfm4_sparc_encodes_the_same_on_active_hosts() {
+    compare_active_with_libpfm4(Build::Sparc);
 }
