@@ -132,6 +132,21 @@ fn recorded_sparc_hosts_show_their_pmu() {
 }
 
 #[test]
+fn the_host_line_names_the_sparc_pmu() {
+    let dir = niagara2();
+    let out = run(dir.path(), &[], &["list", "--pmu", "perf_raw"]);
+    let line = out.lines().next().unwrap_or_default();
+    assert!(
+        line.starts_with("Host: Other (SPARC, /proc/cpuinfo pmu niagara2), recorded host under "),
+        "{line}"
+    );
+    assert!(
+        line.ends_with("the kernel exposes a hardware CPU PMU"),
+        "{line}"
+    );
+}
+
+#[test]
 fn list_all_json_shows_the_host_and_every_sparc_pmu() {
     let dir = niagara2();
     let doc: Value =
