@@ -62,7 +62,10 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
             }
             ids + ")"
         }
-        (None, None) => format!(" (family {}, model {})", h.family, h.model),
+        (None, None) => match &h.sparc_pmu {
+            Some(p) => format!(" (SPARC, /proc/cpuinfo pmu {p})"),
+            None => format!(" (family {}, model {})", h.family, h.model),
+        },
     };
     if let Some(model) = &h.mips_cpu_model {
         cpu = format!("MIPS (cpu model {model:?})");

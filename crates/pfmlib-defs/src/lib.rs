@@ -30,6 +30,7 @@ pub mod perf_raw;
 pub mod power;
 pub mod power_torrent;
 pub mod rapl;
+pub mod sparc;
 
 pub mod vocab;
 
@@ -40,7 +41,7 @@ pub use vocab::{
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 14] = [
+pub static FAMILIES: [&FamilyDefs; 15] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -55,4 +56,5 @@ pub static FAMILIES: [&FamilyDefs; 14] = [
     &power::DEFS,
     &power_torrent::DEFS,
     &mips::DEFS,
+    &sparc::DEFS,
 ];

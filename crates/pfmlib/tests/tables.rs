@@ -54,10 +54,15 @@ fn entry_umasks(lib: &Library, name: &str, idx: u32) -> usize {
         .unwrap_or(0)
 }
 
-/// Events libpfm4 4.13 lists twice under one name (the second copy is
-/// kept, so event indexes match, and can only be reached by index):
-/// PMU name prefix and event.
-const LIBPFM4_DUPLICATES: &[(&str, &str)] = &[("hswep_unc_ha", "UNC_H_SBO0_CREDIT_OCCUPANCY")];
+/// Events libpfm4 lists twice under one name, or names differing only in
+/// case (the second copy is kept, so event indexes match, and can only be
+/// reached by index): PMU name prefix and event.
+const LIBPFM4_DUPLICATES: &[(&str, &str)] = &[
+    ("hswep_unc_ha", "UNC_H_SBO0_CREDIT_OCCUPANCY"),
+    ("ultra3p", "EC_miss_mtag_remote"),
+    ("ultra4p", "SSM_L3_miss_mtag_remote"),
+    ("ultra4p", "IU_stat_br_count_taken"),
+];
 
 #[test]
 fn every_table_is_consistent() {

@@ -230,24 +230,44 @@ pub(crate) fn parse_event(ctx: &Ctx, input: &str, os: Os, dfl_plm: Plm) -> Resul
 /// Like libpfm4, after removing a duplicate the scan moves on without looking
 /// at the entry that slid into its place, so a third copy survives (and the
 /// engine then sees two copies).
+///
+/// Where libpfm4 gives every hardware modifier of a family one attribute
+/// index (`Engine::modifiers_one_attr`: SPARC), any two modifiers are one
+/// attribute to this check, as to libpfm4's `pfmlib_same_attr`.
 fn sanitize(d: &mut Desc) -> Result<()> {
-    if d.attrs.len() < 2 || !d.parsed.maybe_dup {
+    if d.attrs.len() < 2 {
         return Ok(());
     }
+    let one_mod = d.pmu.family() != INTEL_X86_FAMILY && engine(d.pmu).modifiers_one_attr();
+    if !d.parsed.maybe_dup && !one_mod {
+        return Ok(());
+    }
+    let same = |a: AttrRef, b: AttrRef| {
+        a == b || (one_mod && matches!((a, b), (AttrRef::Mod(_), AttrRef::Mod(_))))
+    };
     let mut i = 0;
     while i < d.attrs.len() {
         let mut j = i + 1;
         while j < d.attrs.len() {
-            if d.attrs[i].what == d.attrs[j].what {
+            if same(d.attrs[i].what, d.attrs[j].what) {
                 if d.attrs[i].ival == d.attrs[j].ival {
                     d.attrs.remove(j);
                 } else {
                     let (v1, v2) = (d.attrs[i].ival, d.attrs[j].ival);
+                    let (a, b) = (d.attrs[i].what, d.attrs[j].what);
+                    let what = if a == b {
+                        format!("attribute {}", attr_name(d, a))
+                    } else {
+                        format!(
+                            "modifiers {} and {} (one attribute to libpfm4)",
+                            attr_name(d, a),
+                            attr_name(d, b)
+                        )
+                    };
                     return Err(Error::new(
                         ErrorKind::AttrSet,
                         format!(
-                            "attribute {} of {} is given two values, {v1} and {v2} (a unit mask may fix it)",
-                            attr_name(d, d.attrs[i].what),
+                            "{what} of {} is given two values, {v1} and {v2} (a unit mask may fix it)",
                             d.event_name()
                         ),
                     ));

@@ -10,6 +10,7 @@ mod cpuinfo;
 mod facts;
 mod mips;
 mod power;
+mod sparc;
 
 pub use arch::Arch;
 pub use cpu::ArchPerfmon;
@@ -69,6 +70,10 @@ pub struct Host {
     /// 16 bits, as [`Host::model`] also holds it, revision in the low 16),
     /// from `/proc/cpuinfo`'s `revision` line.
     pub pvr: Option<u32>,
+    /// On SPARC hosts: the `pmu` value of `/proc/cpuinfo` (`niagara2`,
+    /// `ultra3`, ...) as libpfm4 reads it, quirks included (`None`: not a
+    /// SPARC host, or libpfm4 would find none).
+    pub sparc_pmu: Option<String>,
     /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
     /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
     /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
@@ -220,6 +225,7 @@ impl Host {
             arm: None,
             arm_cpus: Vec::new(),
             pvr: None,
+            sparc_pmu: None,
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
@@ -309,6 +315,7 @@ impl Host {
         h.read_arm_cpu();
         h.read_power_cpu();
         h.read_mips_cpu();
+        h.sparc_pmu = sparc::read(arch, &h.facts);
         h
     }
 

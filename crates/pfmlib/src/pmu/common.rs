@@ -114,6 +114,13 @@ pub(crate) trait Engine: Sync {
         false
     }
 
+    /// Does libpfm4 give every hardware modifier of the family one attribute
+    /// index (SPARC's attribute info leaves it 0), so that its duplicate
+    /// check takes any two modifiers for one attribute given twice? Default: no.
+    fn modifiers_one_attr(&self) -> bool {
+        false
+    }
+
     /// Is `pmu` a deprecated name of another PMU, which event strings without
     /// a `pmu::` prefix never resolve to (libpfm4 `PFMLIB_PMU_FL_DEPR`)?
     /// Default: no.
