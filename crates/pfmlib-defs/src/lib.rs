@@ -27,6 +27,7 @@ pub mod netburst;
 pub mod perf;
 pub mod perf_raw;
 pub mod rapl;
+pub mod s390x_cpumf;
 
 pub mod vocab;
 
@@ -37,7 +38,7 @@ pub use vocab::{
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 11] = [
+pub static FAMILIES: [&FamilyDefs; 12] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -49,4 +50,5 @@ pub static FAMILIES: [&FamilyDefs; 11] = [
     &intel_snb_unc::DEFS,
     &intel_snbep_unc::DEFS,
     &arm::DEFS,
+    &s390x_cpumf::DEFS,
 ];

@@ -8,11 +8,14 @@ mod arch;
 mod cpu;
 mod cpuinfo;
 mod facts;
+mod s390x;
 
 pub use arch::Arch;
 pub use cpu::ArchPerfmon;
 pub use cpuinfo::ArmCpuId;
 pub use raw_cpuid::{CpuIdReader, CpuIdResult};
+pub use s390x::S390xFacts;
+pub(crate) use s390x::{only_blanks as s390x_only_blanks, scan_u32 as s390x_scan_u32};
 
 use crate::model::Vendor;
 use facts::Facts;
@@ -63,6 +66,10 @@ pub struct Host {
     /// On Arm hosts: every kind of core libpfm4 records (big.LITTLE
     /// machines have two or more); each one's PMU is detected.
     pub arm_cpus: Vec<ArmCpuId>,
+    /// On s390x hosts: the machine type and the counter facility's
+    /// versions, from `/proc/sysinfo` and `/proc/service_levels` (`None`
+    /// on other architectures).
+    pub s390x: Option<S390xFacts>,
     /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
     /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
     /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
@@ -198,6 +205,7 @@ impl Host {
             arch_perfmon: None,
             arm: None,
             arm_cpus: Vec::new(),
+            s390x: None,
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
@@ -232,6 +240,9 @@ impl Host {
         self.facts = self.facts.with_file(path, contents);
         if path == CPUINFO {
             self.read_arm_cpu();
+        }
+        if path == s390x::SYSINFO || path == s390x::SERVICE_LEVELS {
+            self.read_s390x();
         }
         self
     }
@@ -281,7 +292,18 @@ impl Host {
         h.facts = facts;
         h.read_kernel_facts();
         h.read_arm_cpu();
+        h.read_s390x();
         h
+    }
+
+    /// On an s390x host, the facts that choose `cpum_cf`'s counter sets.
+    fn read_s390x(&mut self) {
+        self.s390x = (self.arch == Arch::S390x).then(|| {
+            S390xFacts::from_files(
+                self.facts.read(s390x::SYSINFO).as_deref(),
+                self.facts.read(s390x::SERVICE_LEVELS).as_deref(),
+            )
+        });
     }
 
     /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from

@@ -20,6 +20,7 @@ pub(crate) mod netburst;
 pub(crate) mod perf;
 pub(crate) mod perf_raw;
 pub(crate) mod rapl;
+pub(crate) mod s390x_cpumf;
 
 use crate::tables::PmuDesc;
 pub(crate) use common::{Engine, EventFlags};
@@ -33,7 +34,7 @@ pub(crate) const DISPATCH_IA64: u8 = 2;
 /// The family position of the Intel core engine (first in [`ENGINES`]).
 pub(crate) const INTEL_X86_FAMILY: usize = 0;
 
-static ENGINES: [&dyn Engine; 11] = [
+static ENGINES: [&dyn Engine; 12] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
@@ -45,6 +46,7 @@ static ENGINES: [&dyn Engine; 11] = [
     &intel_snb_unc::SnbUncore,
     &intel_snbep_unc::SnbepUncore,
     &arm::Arm,
+    &s390x_cpumf::S390xCpumf,
 ];
 
 /// The engine of `pmu`'s family.
