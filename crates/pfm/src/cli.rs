@@ -36,7 +36,8 @@ impl From<OsArg> for pfmlib::Os {
 
 /// One line describing the host for people: the CPU (Arm ones by
 /// implementer and part in hex, as `/proc/cpuinfo` shows them, every kind
-/// of core of a big.LITTLE machine), where the
+/// of core of a big.LITTLE machine; IBM Z by machine type and counter
+/// facility version), where the
 /// facts come from when it is a recorded host, and whether the kernel
 /// exposes a CPU PMU.
 pub fn host_line(lib: &pfmlib::Library) -> String {
@@ -57,7 +58,13 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
             }
             ids + ")"
         }
-        None => format!(" (family {}, model {})", h.family, h.model),
+        None => match h.s390x {
+            Some(z) => format!(
+                " (IBM Z machine type {}, counter facility version {}.{})",
+                z.machine_type, z.cfvn, z.csvn
+            ),
+            None => format!(" (family {}, model {})", h.family, h.model),
+        },
     };
     if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
         cpu += &format!(", recorded host under {}", root.display());

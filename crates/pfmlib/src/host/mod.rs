@@ -72,7 +72,8 @@ pub struct Host {
     pub s390x: Option<S390xFacts>,
     /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
     /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
-    /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
+    /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`),
+    /// the counter facility `cpum_cf` on IBM Z.
     pub kernel_cpu_pmu: bool,
     /// The kernel has perf_events (`/proc/sys/kernel/perf_event_paranoid`).
     pub perf_events: bool,
@@ -387,8 +388,9 @@ fn x86_cpuinfo(text: &str) -> Option<cpu::CpuFacts> {
 /// Arm: the names of perf's Arm PMU drivers, `armv<N>_...` (`armv8_pmuv3_0`
 /// from ACPI, `armv8_cortex_a53` or `armv8_neoverse_n1` from the device
 /// tree, `armv7_cortex_a15` on 32-bit kernels), one per kind of core.
+/// IBM Z: the counter facility, `cpum_cf`.
 fn is_cpu_pmu_name(name: &str) -> bool {
-    matches!(name, "cpu" | "cpu_core" | "cpu_atom")
+    matches!(name, "cpu" | "cpu_core" | "cpu_atom" | "cpum_cf")
         || name
             .strip_prefix("armv")
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) && r.contains('_'))
@@ -423,6 +425,7 @@ mod tests {
             "armv8_cortex_a53",
             "armv8_neoverse_n1",
             "armv7_cortex_a15",
+            "cpum_cf",
         ] {
             assert!(is_cpu_pmu_name(yes), "{yes}");
         }
