@@ -34,42 +34,12 @@ impl From<OsArg> for pfmlib::Os {
     }
 }
 
-/// One line describing the host for people: the CPU (Arm ones by
-/// implementer and part in hex, as `/proc/cpuinfo` shows them, every kind
-/// of core of a big.LITTLE machine; MIPS ones by their `cpu model`), where the
-/// facts come from when it is a recorded host, and whether the kernel
-/// exposes a CPU PMU.
+/// One line describing the host for people: the CPU as its architecture
+/// identifies it (see [`cpu_words`]), where the facts come from when it is a
+/// recorded host, and whether the kernel exposes a CPU PMU.
 pub fn host_line(lib: &pfmlib::Library) -> String {
     let h = lib.host();
-    let mut cpu = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
-    cpu += &match (h.arm, h.pvr) {
-        (None, Some(pvr)) => format!(
-            " (processor version {:#06x}, revision {:#06x})",
-            pvr >> 16,
-            pvr & 0xffff
-        ),
-        (Some(a), _) => {
-            let mut ids = format!(
-                " (implementer {:#x}, part {:#x}, architecture {}",
-                a.implementer, a.part, a.architecture
-            );
-            // The other kinds of cores of a big.LITTLE machine.
-            for o in h.arm_cpus.iter().skip(1) {
-                ids += &format!(
-                    "; also implementer {:#x}, part {:#x}",
-                    o.implementer, o.part
-                );
-            }
-            ids + ")"
-        }
-        (None, None) => match &h.sparc_pmu {
-            Some(p) => format!(" (SPARC, /proc/cpuinfo pmu {p})"),
-            None => format!(" (family {}, model {})", h.family, h.model),
-        },
-    };
-    if let Some(model) = &h.mips_cpu_model {
-        cpu = format!("MIPS (cpu model {model:?})");
-    }
+    let mut cpu = cpu_words(h);
     if let Some(root) = h.root().filter(|r| *r != std::path::Path::new("/")) {
         cpu += &format!(", recorded host under {}", root.display());
     }
@@ -79,4 +49,47 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
         "the kernel exposes no hardware CPU PMU (no cpu, armv* or cpum_cf PMU under /sys/bus/event_source/devices, as in most VMs): hardware events can be encoded but not counted here".to_string()
     };
     format!("Host: {cpu}; {pmu}")
+}
+
+/// The CPU in the words of its architecture: Arm by implementer and part in
+/// hex, as `/proc/cpuinfo` shows them (every kind of core of a big.LITTLE
+/// machine); POWER by processor version and revision; IBM Z by machine type
+/// and counter facility version; SPARC by `/proc/cpuinfo`'s `pmu`; MIPS by
+/// its `cpu model`; others by brand (or vendor), family and model.
+fn cpu_words(h: &pfmlib::Host) -> String {
+    if let Some(a) = h.arm {
+        let mut ids = format!(
+            "{:?} (implementer {:#x}, part {:#x}, architecture {}",
+            h.vendor, a.implementer, a.part, a.architecture
+        );
+        // The other kinds of cores of a big.LITTLE machine.
+        for o in h.arm_cpus.iter().skip(1) {
+            ids += &format!(
+                "; also implementer {:#x}, part {:#x}",
+                o.implementer, o.part
+            );
+        }
+        return ids + ")";
+    }
+    if let Some(pvr) = h.pvr {
+        return format!(
+            "IBM POWER (processor version {:#06x}, revision {:#06x})",
+            pvr >> 16,
+            pvr & 0xffff
+        );
+    }
+    if let Some(z) = h.s390x {
+        return format!(
+            "IBM Z (machine type {}, counter facility version {}.{})",
+            z.machine_type, z.cfvn, z.csvn
+        );
+    }
+    if let Some(p) = &h.sparc_pmu {
+        return format!("SPARC (/proc/cpuinfo pmu {p})");
+    }
+    if let Some(model) = &h.mips_cpu_model {
+        return format!("MIPS (cpu model {model:?})");
+    }
+    let name = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
+    format!("{name} (family {}, model {})", h.family, h.model)
 }

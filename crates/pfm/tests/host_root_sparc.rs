@@ -137,7 +137,7 @@ fn the_host_line_names_the_sparc_pmu() {
     let out = run(dir.path(), &[], &["list", "--pmu", "perf_raw"]);
     let line = out.lines().next().unwrap_or_default();
     assert!(
-        line.starts_with("Host: Other (SPARC, /proc/cpuinfo pmu niagara2), recorded host under "),
+        line.starts_with("Host: SPARC (/proc/cpuinfo pmu niagara2), recorded host under "),
         "{line}"
     );
     assert!(

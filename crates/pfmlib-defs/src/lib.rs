@@ -30,6 +30,7 @@ pub mod perf_raw;
 pub mod power;
 pub mod power_torrent;
 pub mod rapl;
+pub mod s390x_cpumf;
 pub mod sparc;
 
 pub mod vocab;
@@ -41,7 +42,7 @@ pub use vocab::{
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 15] = [
+pub static FAMILIES: [&FamilyDefs; 16] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -57,4 +58,5 @@ pub static FAMILIES: [&FamilyDefs; 15] = [
     &power_torrent::DEFS,
     &mips::DEFS,
     &sparc::DEFS,
+    &s390x_cpumf::DEFS,
 ];

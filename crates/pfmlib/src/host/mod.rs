@@ -10,12 +10,15 @@ mod cpuinfo;
 mod facts;
 mod mips;
 mod power;
+mod s390x;
 mod sparc;
 
 pub use arch::Arch;
 pub use cpu::ArchPerfmon;
 pub use cpuinfo::ArmCpuId;
 pub use raw_cpuid::{CpuIdReader, CpuIdResult};
+pub use s390x::S390xFacts;
+pub(crate) use s390x::{only_blanks as s390x_only_blanks, scan_u32 as s390x_scan_u32};
 
 use crate::model::Vendor;
 use facts::Facts;
@@ -74,9 +77,14 @@ pub struct Host {
     /// `ultra3`, ...) as libpfm4 reads it, quirks included (`None`: not a
     /// SPARC host, or libpfm4 would find none).
     pub sparc_pmu: Option<String>,
+    /// On s390x hosts: the machine type and the counter facility's
+    /// versions, from `/proc/sysinfo` and `/proc/service_levels` (`None`
+    /// on other architectures).
+    pub s390x: Option<S390xFacts>,
     /// The kernel exposes a hardware CPU PMU: `cpu` (or the hybrid `cpu_core`,
     /// `cpu_atom`) under `/sys/bus/event_source/devices` on x86, an `armv*`
-    /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`).
+    /// PMU on Arm (`armv8_pmuv3_0`, `armv8_cortex_a53`, `armv7_cortex_a15`),
+    /// the counter facility `cpum_cf` on IBM Z.
     pub kernel_cpu_pmu: bool,
     /// The kernel has perf_events (`/proc/sys/kernel/perf_event_paranoid`).
     pub perf_events: bool,
@@ -226,6 +234,7 @@ impl Host {
             arm_cpus: Vec::new(),
             pvr: None,
             sparc_pmu: None,
+            s390x: None,
             kernel_cpu_pmu: false,
             perf_events: true,
             perf_event_paranoid: None,
@@ -264,6 +273,9 @@ impl Host {
             self.read_arm_cpu();
             self.read_power_cpu();
             self.read_mips_cpu();
+        }
+        if path == s390x::SYSINFO || path == s390x::SERVICE_LEVELS {
+            self.read_s390x();
         }
         self
     }
@@ -316,6 +328,7 @@ impl Host {
         h.read_power_cpu();
         h.read_mips_cpu();
         h.sparc_pmu = sparc::read(arch, &h.facts);
+        h.read_s390x();
         h
     }
 
@@ -341,6 +354,16 @@ impl Host {
             .then(|| self.facts.read(CPUINFO))
             .flatten()
             .and_then(|t| mips::cpu_model(t.as_bytes()));
+    }
+
+    /// On an s390x host, the facts that choose `cpum_cf`'s counter sets.
+    fn read_s390x(&mut self) {
+        self.s390x = (self.arch == Arch::S390x).then(|| {
+            S390xFacts::from_files(
+                self.facts.read(s390x::SYSINFO).as_deref(),
+                self.facts.read(s390x::SERVICE_LEVELS).as_deref(),
+            )
+        });
     }
 
     /// On an Arm host, the CPU's identity from `/proc/cpuinfo` (vendor from
@@ -424,6 +447,7 @@ fn x86_cpuinfo(text: &str) -> Option<cpu::CpuFacts> {
 /// Arm: the names of perf's Arm PMU drivers, `armv<N>_...` (`armv8_pmuv3_0`
 /// from ACPI, `armv8_cortex_a53` or `armv8_neoverse_n1` from the device
 /// tree, `armv7_cortex_a15` on 32-bit kernels), one per kind of core.
+/// IBM Z: the counter facility, `cpum_cf`.
 fn is_cpu_pmu_name(name: &str) -> bool {
     // `cpu` on x86, POWER, SPARC and MIPS; `cpum_cf`, the counter facility,
     // on IBM Z.
@@ -462,6 +486,7 @@ mod tests {
             "armv8_cortex_a53",
             "armv8_neoverse_n1",
             "armv7_cortex_a15",
+            "cpum_cf",
         ] {
             assert!(is_cpu_pmu_name(yes), "{yes}");
         }

@@ -23,6 +23,7 @@ pub(crate) mod perf_raw;
 pub(crate) mod power;
 pub(crate) mod power_torrent;
 pub(crate) mod rapl;
+pub(crate) mod s390x_cpumf;
 pub(crate) mod sparc;
 
 use crate::tables::PmuDesc;
@@ -37,7 +38,7 @@ pub(crate) const DISPATCH_IA64: u8 = 2;
 /// The family position of the Intel core engine (first in [`ENGINES`]).
 pub(crate) const INTEL_X86_FAMILY: usize = 0;
 
-static ENGINES: [&dyn Engine; 15] = [
+static ENGINES: [&dyn Engine; 16] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
@@ -53,6 +54,7 @@ static ENGINES: [&dyn Engine; 15] = [
     &power_torrent::Torrent,
     &mips::Mips,
     &sparc::Sparc,
+    &s390x_cpumf::S390xCpumf,
 ];
 
 /// The engine of `pmu`'s family.
