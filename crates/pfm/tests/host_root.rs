@@ -3,22 +3,7 @@
 
 mod common;
 
-use common::{arm_cpuinfo, arm_host, graviton2, pfm, stderr, stdout, write_tree};
-
-/// The PMUs `pfm list` shows as present for the host under `dir`.
-fn present(dir: &std::path::Path, extra: &[&str]) -> Vec<String> {
-    let root = dir.to_string_lossy();
-    let mut args = vec!["--host-root", root.as_ref()];
-    args.extend_from_slice(extra);
-    args.push("list");
-    let o = pfm(&args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    stdout(&o)
-        .lines()
-        .filter(|l| l.starts_with("PMU ") && l.contains(", present,"))
-        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
-        .collect()
-}
+use common::{arm_cpuinfo, arm_host, graviton2, pfm, present, stderr, stdout, write_tree};
 
 #[test]
 fn recorded_arm_servers_show_their_core_pmu() {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{pfm, stderr, stdout, write_tree};
+use common::{pfm, present, run_on, stderr, stdout, write_tree};
 use serde_json::Value;
 
 /// The router's `/proc/cpuinfo` (the one libpfm4's source quotes, with the
@@ -41,26 +41,6 @@ fn router() -> tempfile::TempDir {
     dir
 }
 
-/// `pfm --host-root DIR EXTRA... ARGS...`, which must succeed; its output.
-fn run(dir: &std::path::Path, extra: &[&str], args: &[&str]) -> String {
-    let root = dir.to_string_lossy();
-    let mut all = vec!["--host-root", root.as_ref()];
-    all.extend_from_slice(extra);
-    all.extend_from_slice(args);
-    let o = pfm(&all);
-    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-/// The PMUs `pfm list` shows as present.
-fn present(dir: &std::path::Path, extra: &[&str]) -> Vec<String> {
-    run(dir, extra, &["list"])
-        .lines()
-        .filter(|l| l.starts_with("PMU ") && l.contains(", present,"))
-        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
-        .collect()
-}
-
 #[test]
 fn the_router_shows_its_74k() {
     let dir = router();
@@ -73,7 +53,7 @@ fn the_router_shows_its_74k() {
         present(dir.path(), &["--host-arch", "arm64"]),
         ["perf", "perf_raw"]
     );
-    let text = run(dir.path(), &[], &["list", "--pmu", "mips_74k"]);
+    let text = run_on(dir.path(), &[], &["list", "--pmu", "mips_74k"]);
     let line = text.lines().next().unwrap_or_default();
     assert!(
         line.starts_with("Host: MIPS (cpu model \"MIPS 74K V4.0\"), recorded host under"),
@@ -89,7 +69,7 @@ fn the_router_shows_its_74k() {
 #[test]
 fn list_json_names_the_cpu_model() {
     let dir = router();
-    let out = run(dir.path(), &[], &["list", "--json", "mips_74k::CYCLES"]);
+    let out = run_on(dir.path(), &[], &["list", "--json", "mips_74k::CYCLES"]);
     let doc: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["host"]["arch"], "mips");
     assert_eq!(doc["host"]["mips_cpu_model"], "MIPS 74K V4.0");

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::{pfm, stderr, stdout, write_tree};
+use common::{pfm, present, stderr, write_tree};
 use serde_json::Value;
 use std::path::Path;
 
@@ -97,21 +97,6 @@ fn power8_s824() -> tempfile::TempDir {
         ),
         &[("Nest_MCS_Read_BW", 9), ("Nest_MCS_Write_BW", 10)],
     )
-}
-
-/// The PMUs `pfm list` shows as present for the host under `dir`.
-fn present(dir: &Path, extra: &[&str]) -> Vec<String> {
-    let root = dir.to_string_lossy();
-    let mut args = vec!["--host-root", root.as_ref()];
-    args.extend_from_slice(extra);
-    args.push("list");
-    let o = pfm(&args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    stdout(&o)
-        .lines()
-        .filter(|l| l.starts_with("PMU ") && l.contains(", present,"))
-        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
-        .collect()
 }
 
 /// `pfm --host-root DIR [extra] check --os OS EVENT --json`, parsed.

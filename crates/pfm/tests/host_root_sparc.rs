@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{pfm, stderr, stdout, write_tree};
+use common::{pfm, present, run_on, stdout, write_tree};
 use serde_json::Value;
 
 /// A `/proc/cpuinfo` of a Linux sparc64 SMP kernel with `n` CPUs.
@@ -82,26 +82,6 @@ fn ultra3() -> tempfile::TempDir {
     ))
 }
 
-/// `pfm --host-root DIR EXTRA... ARGS...`, which must succeed: its output.
-fn run(dir: &std::path::Path, extra: &[&str], args: &[&str]) -> String {
-    let root = dir.to_string_lossy();
-    let mut all = vec!["--host-root", root.as_ref()];
-    all.extend_from_slice(extra);
-    all.extend_from_slice(args);
-    let o = pfm(&all);
-    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-/// The PMUs `pfm list` shows as present for the host under `dir`.
-fn present(dir: &std::path::Path, extra: &[&str]) -> Vec<String> {
-    run(dir, extra, &["list"])
-        .lines()
-        .filter(|l| l.starts_with("PMU ") && l.contains(", present,"))
-        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
-        .collect()
-}
-
 /// `pfm check --json` of one string: its JSON line (failing or not).
 fn check(dir: &std::path::Path, event: &str, os: &str) -> Value {
     let root = dir.to_string_lossy();
@@ -134,7 +114,7 @@ fn recorded_sparc_hosts_show_their_pmu() {
 #[test]
 fn the_host_line_names_the_sparc_pmu() {
     let dir = niagara2();
-    let out = run(dir.path(), &[], &["list", "--pmu", "perf_raw"]);
+    let out = run_on(dir.path(), &[], &["list", "--pmu", "perf_raw"]);
     let line = out.lines().next().unwrap_or_default();
     assert!(
         line.starts_with("Host: SPARC (/proc/cpuinfo pmu niagara2), recorded host under "),
@@ -150,7 +130,7 @@ fn the_host_line_names_the_sparc_pmu() {
 fn list_all_json_shows_the_host_and_every_sparc_pmu() {
     let dir = niagara2();
     let doc: Value =
-        serde_json::from_str(&run(dir.path(), &[], &["list", "--all", "--json"])).expect("JSON");
+        serde_json::from_str(&run_on(dir.path(), &[], &["list", "--all", "--json"])).expect("JSON");
     assert_eq!(doc["host"]["arch"], "sparc");
     assert_eq!(doc["host"]["sparc_pmu"], "niagara2");
     assert_eq!(doc["host"]["kernel_cpu_pmu"], true);

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::arm::{Build, REQUIRE, UPSTREAM_ADDED};
+use common::arm::{Build, UPSTREAM_ADDED};
 use pfmlib::{Arch, Host, Library, Os, Plm, Vendor};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -603,28 +603,6 @@ fn child_name(build: Build) -> &'static str {
     }
 }
 
-/// Can libpfm4 be run on our files here? `None` (after saying why) if not.
-fn oracle_runs(build: Build) -> Option<()> {
-    if build.is_head() {
-        common::head::path(build.var())?;
-    } else {
-        common::arm::path_from_env(build.var(), "libpfm4 built for Arm")?;
-    }
-    let probe = Command::new("unshare")
-        .args(["-rm", "true"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !probe {
-        let why = "this system allows no unprivileged mount namespace (unshare -rm)";
-        if std::env::var_os(REQUIRE).is_some() {
-            panic!("libpfm4's detection cannot be checked: {why}");
-        }
-        eprintln!("SKIPPED: libpfm4's detection not checked: {why}");
-        return None;
-    }
-    Some(())
-}
-
 /// Hosts whose detection changed upstream (docs/pmus.md, Arm): pfmlib
 /// follows upstream, 4.13 answers otherwise. A 4.13 comparison requires
 /// them to differ still (each by name, with why); the upstream one
@@ -664,7 +642,7 @@ const UPSTREAM_DETECTION: &[(Build, &str, &str)] = &[
 ];
 
 fn compare_with_libpfm4(build: Build, cases: Vec<Case>) {
-    if oracle_runs(build).is_none() {
+    if common::arm::namespace_oracle(build).is_none() {
         return;
     }
     let expected = |what: &str| {
@@ -742,7 +720,7 @@ fn libpfm4_head_arm_detects_the_same() {
 
 #[test]
 fn libpfm4_reads_the_same_kernel_pmu_types() {
-    if oracle_runs(Build::Arm64).is_none() {
+    if common::arm::namespace_oracle(Build::Arm64).is_none() {
         return;
     }
     for (name, cpu, types, strings) in [

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::arm::{Build, REQUIRE};
+use common::arm::Build;
 use pfmlib::{Arch, Host, Library, Os, Plm};
 use std::path::Path;
 use std::process::Command;
@@ -391,30 +391,8 @@ fn libpfm4_lines(build: Build, cpuinfo: &Path, tag: &str) -> Option<Vec<String>>
     Some(text.lines().filter_map(|l| after(l, tag)).collect())
 }
 
-/// Can libpfm4 be run on our files here? `None` (after saying why) if not.
-fn oracle_runs(build: Build) -> Option<()> {
-    if build.is_head() {
-        common::head::path(build.var())?;
-    } else {
-        common::arm::path_from_env(build.var(), "libpfm4 built for MIPS")?;
-    }
-    let probe = Command::new("unshare")
-        .args(["-rm", "true"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !probe {
-        let why = "this system allows no unprivileged mount namespace (unshare -rm)";
-        if std::env::var_os(REQUIRE).is_some() {
-            panic!("libpfm4's detection cannot be checked: {why}");
-        }
-        eprintln!("SKIPPED: libpfm4's detection not checked: {why}");
-        return None;
-    }
-    Some(())
-}
-
 fn compare_with_libpfm4(build: Build) {
-    if oracle_runs(build).is_none() {
+    if common::arm::namespace_oracle(build).is_none() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("pfmlib-detect-{build:?}-{}", std::process::id()));
@@ -452,7 +430,7 @@ fn libpfm4_head_mips_detects_the_same() {
 /// The C library's rule (`Options::host_build_only`): on a MIPS host the
 /// PMUs of libpfm4's mips build, with its ids, and present as there.
 fn host_build_matches(build: Build) {
-    if oracle_runs(build).is_none() {
+    if common::arm::namespace_oracle(build).is_none() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("pfmlib-build-{build:?}-{}", std::process::id()));

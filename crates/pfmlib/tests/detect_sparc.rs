@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::arm::{Build, REQUIRE};
+use common::arm::Build;
 use pfmlib::{Arch, Host, Library, Os, Plm};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -478,28 +478,6 @@ fn libpfm4_on(
     Some((present, enc))
 }
 
-/// Can libpfm4 be run on our files here? `None` (after saying why) if not.
-fn oracle_runs(build: Build) -> Option<()> {
-    if build.is_head() {
-        common::head::path(build.var())?;
-    } else {
-        common::arm::path_from_env(build.var(), "libpfm4 built for sparc")?;
-    }
-    let probe = Command::new("unshare")
-        .args(["-rm", "true"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !probe {
-        let why = "this system allows no unprivileged mount namespace (unshare -rm)";
-        if std::env::var_os(REQUIRE).is_some() {
-            panic!("libpfm4's detection cannot be checked: {why}");
-        }
-        eprintln!("SKIPPED: libpfm4's detection not checked: {why}");
-        return None;
-    }
-    Some(())
-}
-
 /// Hosts whose detection changed upstream: pfmlib follows upstream, 4.13
 /// answers otherwise. A 4.13 comparison requires them to differ still
 /// (each by name, with why); the upstream one compares them as any other.
@@ -510,7 +488,7 @@ const UPSTREAM_DETECTION: &[(&str, &str)] = &[(
 )];
 
 fn compare_with_libpfm4(build: Build) {
-    if oracle_runs(build).is_none() {
+    if common::arm::namespace_oracle(build).is_none() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("pfmlib-detect-{build:?}-{}", std::process::id()));
@@ -611,7 +589,7 @@ mod tempfile_dir {
 }
 
 fn compare_active_with_libpfm4(build: Build) {
-    if oracle_runs(build).is_none() {
+    if common::arm::namespace_oracle(build).is_none() {
         return;
     }
     let mut bad = Vec::new();

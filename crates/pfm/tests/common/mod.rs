@@ -84,3 +84,23 @@ pub fn arm_host(cpuinfo: &str, pmus: &[&str]) -> tempfile::TempDir {
 pub fn graviton2() -> tempfile::TempDir {
     arm_host(&arm_cpuinfo(0x41, 0xd0c, "8", 2), &["armv8_pmuv3_0"])
 }
+
+/// `pfm --host-root DIR EXTRA... ARGS...`, which must succeed: its output.
+pub fn run_on(dir: &Path, extra: &[&str], args: &[&str]) -> String {
+    let root = dir.to_string_lossy();
+    let mut all = vec!["--host-root", root.as_ref()];
+    all.extend_from_slice(extra);
+    all.extend_from_slice(args);
+    let o = pfm(&all);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// The PMUs `pfm --host-root DIR EXTRA... list` shows as present.
+pub fn present(dir: &Path, extra: &[&str]) -> Vec<String> {
+    run_on(dir, extra, &["list"])
+        .lines()
+        .filter(|l| l.starts_with("PMU ") && l.contains(", present,"))
+        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
+        .collect()
+}

@@ -180,6 +180,31 @@ pub fn oracle(build: Build) -> Option<Oracle> {
     }
 }
 
+/// Can libpfm4's build `build` be run on files of our own here (a private
+/// mount namespace, `unshare -rm`, where they are bind-mounted over
+/// `/proc` and `/sys` files)? `None` (after saying why; a panic under
+/// [`REQUIRE`]) if not.
+pub fn namespace_oracle(build: Build) -> Option<()> {
+    if build.is_head() {
+        super::head::path(build.var())?;
+    } else {
+        path_from_env(build.var(), "libpfm4 built for another architecture")?;
+    }
+    let probe = std::process::Command::new("unshare")
+        .args(["-rm", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !probe {
+        let why = "this system allows no unprivileged mount namespace (unshare -rm)";
+        if std::env::var_os(REQUIRE).is_some() {
+            panic!("libpfm4's detection cannot be checked: {why}");
+        }
+        eprintln!("SKIPPED: libpfm4's detection not checked: {why}");
+        return None;
+    }
+    Some(())
+}
+
 /// A loaded oracle: 4.13's (one per test) or upstream's (one per process).
 pub enum Oracle {
     /// Loaded by this test.
