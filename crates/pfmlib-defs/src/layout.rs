@@ -52,7 +52,8 @@ pub mod pmu {
     pub const DISPATCH: usize = 44;
     /// The libpfm4 builds that have this PMU (u8): [`BUILD_X86_64`],
     /// [`BUILD_ARM`], [`BUILD_ARM64`], [`BUILD_POWERPC`], [`BUILD_S390X`],
-    /// [`BUILD_SPARC`], [`BUILD_MIPS`] bits (0: in none, pfmlib's own).
+    /// [`BUILD_SPARC`], [`BUILD_MIPS`], [`BUILD_RISCV64`] bits (0: in none,
+    /// pfmlib's own).
     pub const BUILDS: usize = 45;
     /// [`BUILDS`] bit: libpfm4's x86_64 build.
     pub const BUILD_X86_64: u8 = 1;
@@ -68,6 +69,9 @@ pub mod pmu {
     pub const BUILD_SPARC: u8 = 32;
     /// [`BUILDS`] bit: libpfm4's mips build.
     pub const BUILD_MIPS: u8 = 64;
+    /// [`BUILDS`] bit: pfmlib's riscv64 build (no libpfm4 has one: its
+    /// PMUs are pfmlib's own, with perf's).
+    pub const BUILD_RISCV64: u8 = 128;
     /// The uncore PMU dispatched beside this core PMU (string id, 0: none).
     pub const UNCORE: usize = 48;
     /// Position in the lookup order of libpfm4's 32-bit Arm build (u16).

@@ -30,6 +30,7 @@ pub mod perf_raw;
 pub mod power;
 pub mod power_torrent;
 pub mod rapl;
+pub mod riscv;
 pub mod s390x_cpumf;
 pub mod sparc;
 
@@ -42,7 +43,7 @@ pub use vocab::{
 
 /// Every family, by family id (the `family` byte of a PMU record). The
 /// engines are registered in the same order (`pmu::ENGINES`).
-pub static FAMILIES: [&FamilyDefs; 16] = [
+pub static FAMILIES: [&FamilyDefs; 17] = [
     &intel_x86::DEFS,
     &perf::DEFS,
     &amd64::DEFS,
@@ -59,4 +60,5 @@ pub static FAMILIES: [&FamilyDefs; 16] = [
     &mips::DEFS,
     &sparc::DEFS,
     &s390x_cpumf::DEFS,
+    &riscv::DEFS,
 ];

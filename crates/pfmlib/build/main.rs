@@ -105,6 +105,7 @@ fn build_masks(ids: &schema::Ids) -> Result<HashMap<String, u8>, String> {
         (&ids.build_s390x, m::BUILD_S390X),
         (&ids.build_sparc, m::BUILD_SPARC),
         (&ids.build_mips, m::BUILD_MIPS),
+        (&ids.build_riscv64, m::BUILD_RISCV64),
     ] {
         for name in list {
             if !ids.ids.contains_key(name) {

@@ -121,4 +121,6 @@ pub struct Ids {
     pub build_sparc: Vec<String>,
     /// The PMUs of the mips build.
     pub build_mips: Vec<String>,
+    /// The PMUs of pfmlib's riscv64 build (no libpfm4 builds for RISC-V).
+    pub build_riscv64: Vec<String>,
 }

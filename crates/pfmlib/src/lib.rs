@@ -46,7 +46,7 @@ mod tables;
 
 pub use error::{Error, ErrorKind, Result};
 pub use event::quoted;
-pub use host::{Arch, ArchPerfmon, Host};
+pub use host::{Arch, ArchPerfmon, Host, RiscvIds};
 pub use kernel::PerfAttr;
 pub use library::{encode, find_event, Event, Library, Options, PerfSettings, Pmu};
 pub use model::{

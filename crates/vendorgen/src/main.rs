@@ -19,16 +19,23 @@
 //! or with other codes).
 
 mod data;
+mod riscv;
 
 use clap::Parser;
 
 /// The vendors' formats.
 #[derive(clap::Subcommand)]
-enum Format {}
+enum Format {
+    /// The Linux perf tool's RISC-V event lists (mapfile.csv, one folder per core).
+    Riscv(riscv::Args),
+}
 
 /// Command line.
 #[derive(Parser)]
-#[command(name = "pfm-vendorgen", about = "pfmlib's data files from vendors' event lists")]
+#[command(
+    name = "pfm-vendorgen",
+    about = "pfmlib's data files from vendors' event lists"
+)]
 struct Cli {
     #[command(subcommand)]
     format: Format,
@@ -36,5 +43,7 @@ struct Cli {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    match cli.format {}
+    match cli.format {
+        Format::Riscv(args) => riscv::run(&args),
+    }
 }

@@ -21,6 +21,8 @@ pub enum Arch {
     Sparc,
     /// MIPS (32 or 64 bits).
     Mips,
+    /// 64-bit RISC-V (pfmlib's own: no libpfm4 builds for it).
+    RiscV64,
     /// Anything else.
     Other,
 }
@@ -47,6 +49,8 @@ impl Arch {
             target_arch = "mips64r6"
         )) {
             Arch::Mips
+        } else if cfg!(target_arch = "riscv64") {
+            Arch::RiscV64
         } else {
             Arch::Other
         }
@@ -59,6 +63,8 @@ impl Arch {
 const CPUINFO_MARKS: &[(&str, &str, Arch)] = &[
     ("vendor_id", "IBM/S390", Arch::S390x),
     ("cpu model", "MIPS", Arch::Mips),
+    ("isa", "rv64", Arch::RiscV64),
+    ("mvendorid", "", Arch::RiscV64),
     ("revision", "(pvr ", Arch::PowerPc),
     ("pmu", "", Arch::Sparc),
     ("type", "sun4", Arch::Sparc),
@@ -88,13 +94,15 @@ const NAMES: &[(&str, Arch)] = &[
     ("mips", Arch::Mips),
     ("mips64", Arch::Mips),
     ("mipsel", Arch::Mips),
+    ("riscv64", Arch::RiscV64),
+    ("riscv", Arch::RiscV64),
 ];
 
 impl Arch {
     /// The architecture a name designates: `uname -m`'s names, libpfm4's
     /// `ARCH=` values and Rust's (`x86_64`, `i686`, `aarch64`, `arm64`,
-    /// `arm`, `powerpc`, `ppc64le`, `s390x`, `sparc64`, `mips`, ...), in
-    /// any case.
+    /// `arm`, `powerpc`, `ppc64le`, `s390x`, `sparc64`, `mips`, `riscv64`,
+    /// ...), in any case.
     ///
     /// ```
     /// use pfmlib::Arch;
@@ -111,7 +119,8 @@ impl Arch {
 
     /// The architecture whose kernel wrote this `/proc/cpuinfo` text, when
     /// it tells (a recorded host's file, say): `vendor_id : IBM/S390` is
-    /// s390x, `cpu model : MIPS ...` MIPS, a `revision` with a `(pvr ...)`
+    /// s390x, `cpu model : MIPS ...` MIPS, `isa : rv64...` or an
+    /// `mvendorid` line 64-bit RISC-V, a `revision` with a `(pvr ...)`
     /// POWER, a `pmu` line or a `sun4` type SPARC, a `CPU implementer` line
     /// 64-bit Arm (32-bit Arm writes the same lines: name it yourself), a
     /// `vendor_id` x86.
@@ -147,6 +156,7 @@ mod tests {
             ("cpu\t\t: POWER10 (architected), altivec supported\nrevision\t: 2.0 (pvr 0080 0200)\n", Some(Arch::PowerPc)),
             ("cpu\t\t: UltraSparc T2 (Niagara2)\nfpu\t\t: UltraSparc T2 integrated FPU\npmu\t\t: niagara2\n", Some(Arch::Sparc)),
             ("processor\t: 0\nCPU implementer\t: 0x41\n", Some(Arch::Aarch64)),
+            ("processor\t: 0\nhart\t\t: 0\nisa\t\t: rv64imafdc_zicntr\nmmu\t\t: sv39\n", Some(Arch::RiscV64)),
             ("processor\t: 0\nvendor_id\t: AuthenticAMD\n", Some(Arch::X86)),
             ("processor\t: 0\n", None),
         ];

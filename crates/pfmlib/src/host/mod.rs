@@ -10,6 +10,7 @@ mod cpuinfo;
 mod facts;
 mod mips;
 mod power;
+mod riscv;
 mod s390x;
 mod sparc;
 
@@ -17,6 +18,7 @@ pub use arch::Arch;
 pub use cpu::ArchPerfmon;
 pub use cpuinfo::ArmCpuId;
 pub use raw_cpuid::{CpuIdReader, CpuIdResult};
+pub use riscv::RiscvIds;
 pub use s390x::S390xFacts;
 pub(crate) use s390x::{only_blanks as s390x_only_blanks, scan_u32 as s390x_scan_u32};
 
@@ -93,6 +95,10 @@ pub struct Host {
     /// On MIPS hosts: the `cpu model` of `/proc/cpuinfo` as libpfm4 reads
     /// it (`None`: not a MIPS host, or libpfm4 would find none).
     pub mips_cpu_model: Option<String>,
+    /// On RISC-V hosts: the first hart's `mvendorid`, `marchid` and
+    /// `mimpid` from `/proc/cpuinfo` (`None`: not a RISC-V host, or the
+    /// kernel does not tell them).
+    pub riscv: Option<RiscvIds>,
     #[cfg_attr(feature = "serde", serde(skip))]
     facts: Facts,
 }
@@ -239,6 +245,7 @@ impl Host {
             perf_events: true,
             perf_event_paranoid: None,
             mips_cpu_model: None,
+            riscv: None,
             facts: Facts::none(),
         }
     }
@@ -273,6 +280,7 @@ impl Host {
             self.read_arm_cpu();
             self.read_power_cpu();
             self.read_mips_cpu();
+            self.read_riscv_cpu();
         }
         if path == s390x::SYSINFO || path == s390x::SERVICE_LEVELS {
             self.read_s390x();
@@ -327,6 +335,7 @@ impl Host {
         h.read_arm_cpu();
         h.read_power_cpu();
         h.read_mips_cpu();
+        h.read_riscv_cpu();
         h.sparc_pmu = sparc::read(arch, &h.facts);
         h.read_s390x();
         h
@@ -354,6 +363,15 @@ impl Host {
             .then(|| self.facts.read(CPUINFO))
             .flatten()
             .and_then(|t| mips::cpu_model(t.as_bytes()));
+    }
+
+    /// On a RISC-V host, the first hart's identity registers
+    /// (`host/riscv.rs`).
+    fn read_riscv_cpu(&mut self) {
+        self.riscv = (self.arch == Arch::RiscV64)
+            .then(|| self.facts.read(CPUINFO))
+            .flatten()
+            .and_then(|t| riscv::ids_from_cpuinfo(&t));
     }
 
     /// On an s390x host, the facts that choose `cpum_cf`'s counter sets.

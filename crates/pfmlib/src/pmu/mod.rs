@@ -23,6 +23,7 @@ pub(crate) mod perf_raw;
 pub(crate) mod power;
 pub(crate) mod power_torrent;
 pub(crate) mod rapl;
+pub(crate) mod riscv;
 pub(crate) mod s390x_cpumf;
 pub(crate) mod sparc;
 
@@ -38,7 +39,7 @@ pub(crate) const DISPATCH_IA64: u8 = 2;
 /// The family position of the Intel core engine (first in [`ENGINES`]).
 pub(crate) const INTEL_X86_FAMILY: usize = 0;
 
-static ENGINES: [&dyn Engine; 16] = [
+static ENGINES: [&dyn Engine; 17] = [
     &intel_x86::IntelX86,
     &perf::Perf,
     &amd64::Amd64,
@@ -55,6 +56,7 @@ static ENGINES: [&dyn Engine; 16] = [
     &mips::Mips,
     &sparc::Sparc,
     &s390x_cpumf::S390xCpumf,
+    &riscv::Riscv,
 ];
 
 /// The engine of `pmu`'s family.

@@ -409,6 +409,7 @@ impl PmuDesc {
             Arch::S390x => m::BUILD_S390X,
             Arch::Sparc => m::BUILD_SPARC,
             Arch::Mips => m::BUILD_MIPS,
+            Arch::RiscV64 => m::BUILD_RISCV64,
             _ => {
                 m::BUILD_X86_64
                     | m::BUILD_ARM
@@ -417,6 +418,7 @@ impl PmuDesc {
                     | m::BUILD_S390X
                     | m::BUILD_SPARC
                     | m::BUILD_MIPS
+                    | m::BUILD_RISCV64
             }
         };
         b & want == want
