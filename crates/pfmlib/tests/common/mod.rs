@@ -2,6 +2,7 @@ pub mod arm;
 pub mod head;
 pub mod mips;
 pub mod power;
+pub mod riscv;
 pub mod sweep;
 pub mod torrent;
 pub mod validate;
