@@ -55,7 +55,8 @@ pub fn host_line(lib: &pfmlib::Library) -> String {
 /// hex, as `/proc/cpuinfo` shows them (every kind of core of a big.LITTLE
 /// machine); POWER by processor version and revision; IBM Z by machine type
 /// and counter facility version; SPARC by `/proc/cpuinfo`'s `pmu`; MIPS by
-/// its `cpu model`; others by brand (or vendor), family and model.
+/// its `cpu model`; RISC-V by the first hart's `mvendorid`, `marchid` and
+/// `mimpid`; others by brand (or vendor), family and model.
 fn cpu_words(h: &pfmlib::Host) -> String {
     if let Some(a) = h.arm {
         let mut ids = format!(
@@ -89,6 +90,12 @@ fn cpu_words(h: &pfmlib::Host) -> String {
     }
     if let Some(model) = &h.mips_cpu_model {
         return format!("MIPS (cpu model {model:?})");
+    }
+    if let Some(ids) = h.riscv {
+        return format!(
+            "RISC-V (mvendorid {:#x}, marchid {:#x}, mimpid {:#x})",
+            ids.mvendorid, ids.marchid, ids.mimpid
+        );
     }
     let name = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
     format!("{name} (family {}, model {})", h.family, h.model)

@@ -50,6 +50,9 @@ pub enum HostArch {
     /// MIPS (libpfm4's mips build).
     #[value(alias = "mips64")]
     Mips,
+    /// 64-bit RISC-V (pfmlib's own riscv64 build: no libpfm4 has one).
+    #[value(alias = "riscv")]
+    Riscv64,
 }
 
 impl HostArgs {
@@ -99,6 +102,7 @@ impl HostArch {
             HostArch::S390x => pfmlib::Arch::S390x,
             HostArch::Sparc => pfmlib::Arch::Sparc,
             HostArch::Mips => pfmlib::Arch::Mips,
+            HostArch::Riscv64 => pfmlib::Arch::RiscV64,
         }
     }
 }

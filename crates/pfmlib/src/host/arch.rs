@@ -22,6 +22,7 @@ pub enum Arch {
     /// MIPS (32 or 64 bits).
     Mips,
     /// 64-bit RISC-V (pfmlib's own: no libpfm4 builds for it).
+    #[cfg_attr(feature = "serde", serde(rename = "riscv64"))]
     RiscV64,
     /// Anything else.
     Other,
