@@ -227,6 +227,12 @@ fn only_on_risc_v_hosts() {
     assert_eq!(Arch::from_cpuinfo(old), Some(Arch::RiscV64));
     assert!(host(old, false).riscv.is_none());
     assert_eq!(present(host(old, true)), ["riscv_sbi"]);
+    // Another architecture's kernel read as a RISC-V host (`pfm
+    // --host-arch riscv64` on an x86 machine): its `cpu` PMU is not the SBI
+    // PMU.
+    let x86 = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n\n";
+    assert!(present(host(x86, true)).is_empty());
+    assert!(present(host("", true)).is_empty());
 }
 
 /// A detected core's events encode without a PMU prefix, through

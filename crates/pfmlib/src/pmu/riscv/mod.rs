@@ -66,13 +66,15 @@ impl Engine for Riscv {
     }
 
     /// On a RISC-V host: the firmware PMU when the kernel publishes its CPU
-    /// PMU, a core PMU when the first hart's identity matches its keys.
+    /// PMU and `/proc/cpuinfo` is a RISC-V kernel's (not this x86 machine's
+    /// read as a RISC-V host, `pfm --host-arch riscv64`), a core PMU when
+    /// the first hart's identity matches its keys.
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         if host.arch != Arch::RiscV64 {
             return false;
         }
         if pmu.flags() & FIRMWARE != 0 {
-            return host.kernel_cpu_pmu;
+            return host.kernel_cpu_pmu && riscv_kernel(host);
         }
         host.riscv.is_some_and(|ids| ids_match(pmu, ids))
     }
@@ -101,6 +103,18 @@ impl Engine for Riscv {
         Ok(codes)
     }
 }
+
+/// Did a RISC-V kernel write this host's `/proc/cpuinfo` (identity lines,
+/// or an `isa : rv64...` line, which older kernels write alone)?
+fn riscv_kernel(host: &Host) -> bool {
+    host.riscv.is_some()
+        || host
+            .read_file(CPUINFO)
+            .is_some_and(|t| Arch::from_cpuinfo(&t) == Some(Arch::RiscV64))
+}
+
+/// Where Linux describes the harts.
+const CPUINFO: &str = "/proc/cpuinfo";
 
 /// Does a hart of identity `ids` match the detection keys of `pmu`?
 fn ids_match(pmu: PmuDesc, ids: RiscvIds) -> bool {
