@@ -311,3 +311,40 @@ fn verbose_and_debug_output() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `PFMLIB_HOST_ARCH=riscv64`: pfmlib's own riscv64 build (no libpfm4 has
+/// one): the RISC-V PMUs under their ids 800-808, perf's two, nothing else;
+/// their events encode (inactive here, on a machine that is no RISC-V one).
+#[test]
+fn host_arch_riscv64_is_pfmlibs_own_build() {
+    let args = [
+        "env",
+        "riscv_sifive_u74::DCACHE_MISS",
+        "riscv_sbi::FW_SET_TIMER",
+    ];
+    let env = [
+        ("PFMLIB_HOST_ARCH", "riscv64"),
+        ("LIBPFM_ENCODE_INACTIVE", "1"),
+    ];
+    let (pmus, enc) = answers(&run(true, &args, &env));
+    let name = |l: &String| l.split(' ').nth(1).unwrap_or_default().to_string();
+    let riscv: Vec<u32> = pmus
+        .iter()
+        .filter(|(_, l)| name(l).starts_with("riscv_"))
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(riscv, (800..=808).collect::<Vec<u32>>(), "{pmus:?}");
+    let others: Vec<String> = pmus
+        .values()
+        .map(name)
+        .filter(|n| !n.starts_with("riscv_"))
+        .collect();
+    assert_eq!(others, ["perf", "perf_raw"]);
+    assert_eq!(
+        enc,
+        [
+            "riscv_sifive_u74::DCACHE_MISS 0 0x202",
+            "riscv_sbi::FW_SET_TIMER 0 0x8000000000000005"
+        ]
+    );
+}
