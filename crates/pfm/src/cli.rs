@@ -100,3 +100,58 @@ fn cpu_words(h: &pfmlib::Host) -> String {
     let name = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
     format!("{name} (family {}, model {})", h.family, h.model)
 }
+
+/// Up to `most` of `names` close to `wanted` (case aside): those holding it
+/// or held by it, then those within two edits of it, nearest first.
+pub fn closest<'a>(
+    wanted: &str,
+    names: impl Iterator<Item = &'a str>,
+    most: usize,
+) -> Vec<&'a str> {
+    let w = wanted.to_ascii_lowercase();
+    let mut scored: Vec<(usize, &str)> = names
+        .filter_map(|n| {
+            let l = n.to_ascii_lowercase();
+            if w.len() >= 3 && (l.contains(&w) || w.contains(&l)) {
+                return Some((0, n));
+            }
+            let d = edit_distance(&w, &l);
+            (d <= 2).then_some((d, n))
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(most).map(|(_, n)| n).collect()
+}
+
+/// Levenshtein distance between two ASCII-lowercased names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<u8> = b.bytes().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod closest_tests {
+    use super::closest;
+
+    #[test]
+    fn near_names_first() {
+        let names = ["power9", "power10", "power8", "nhm", "snb_unc_cbo0"];
+        assert_eq!(closest("powr9", names.into_iter(), 3), ["power9", "power8"]);
+        assert_eq!(
+            closest("POWER", names.into_iter(), 2),
+            ["power10", "power8"]
+        );
+        assert!(closest("nosuch", names.into_iter(), 8).is_empty());
+        assert_eq!(closest("unc", names.into_iter(), 8), ["snb_unc_cbo0"]);
+    }
+}

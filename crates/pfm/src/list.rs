@@ -113,12 +113,16 @@ fn searched_pmus<'a>(
         return match lib.pmu(name) {
             Some(p) => Ok(vec![p]),
             None => {
-                let known: Vec<_> = lib.pmus().map(|p| p.name()).collect();
-                anyhow::bail!(
-                    "unknown PMU {} (known: {})",
-                    cli::quoted(name),
-                    known.join(", ")
-                );
+                let close = cli::closest(name, lib.pmus().map(|p| p.name()), 8);
+                let hint = if close.is_empty() {
+                    "`pfm list --all` lists every PMU".to_string()
+                } else {
+                    format!(
+                        "did you mean {}? `pfm list --all` lists every PMU",
+                        close.join(", ")
+                    )
+                };
+                anyhow::bail!("unknown PMU {}: {hint}", cli::quoted(name));
             }
         };
     }
