@@ -18,17 +18,24 @@
 //! and lists what a newer vendor file would change (events added, removed
 //! or with other codes).
 
+mod arm;
 mod data;
 
 use clap::Parser;
 
 /// The vendors' formats.
 #[derive(clap::Subcommand)]
-enum Format {}
+enum Format {
+    /// Arm's per-core JSON and the perf tool's AmpereOne lists.
+    Arm(arm::Args),
+}
 
 /// Command line.
 #[derive(Parser)]
-#[command(name = "pfm-vendorgen", about = "pfmlib's data files from vendors' event lists")]
+#[command(
+    name = "pfm-vendorgen",
+    about = "pfmlib's data files from vendors' event lists"
+)]
 struct Cli {
     #[command(subcommand)]
     format: Format,
@@ -36,5 +43,7 @@ struct Cli {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    match cli.format {}
+    match cli.format {
+        Format::Arm(a) => arm::run(a),
+    }
 }
