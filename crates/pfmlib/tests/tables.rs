@@ -83,6 +83,9 @@ fn every_table_is_consistent() {
             if info.desc.trim().is_empty() {
                 problems.push(format!("{ctx}: empty description"));
             }
+            if info.desc.trim() == "TODO" {
+                problems.push(format!("{ctx}: description still TODO (pfm-vendorgen)"));
+            }
             if let Some(eq) = info.equiv {
                 let target = eq.split([':', '.']).next().unwrap_or_default();
                 if pmu.event(target).is_none() {
@@ -97,6 +100,9 @@ fn every_table_is_consistent() {
                 }
                 if a.desc.trim().is_empty() {
                     problems.push(format!("{ctx}:{}: empty description", a.name));
+                }
+                if a.desc.trim() == "TODO" {
+                    problems.push(format!("{ctx}:{}: description still TODO", a.name));
                 }
             }
             let umask_count = unames.len();
