@@ -128,12 +128,14 @@ fn thirty_two_bit_kernels() {
 
 #[test]
 fn neighbours_stay_undetected() {
-    // Cortex-A78AE, Cortex-A65's implementer with Ampere's part, Ampere's
-    // eMAG (an Applied Micro part), an Arm part under Ampere's implementer.
+    // Cortex-A78AE (no list of its own here), Arm's implementer with
+    // AmpereOne's part, an Arm part under Ampere's implementer, Ampere's
+    // future parts, an Apple core.
     for (imp, part) in [
         ("0x41", "0xd42"),
         ("0x41", "0xac3"),
-        ("0x50", "0x000"),
+        ("0xc0", "0xac5"),
+        ("0x61", "0x022"),
         ("0xc0", "0xd41"),
     ] {
         assert!(
