@@ -598,4 +598,39 @@ mod tests {
         assert!(!data::write_or_check(&path, &first, true).unwrap());
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// The committed data files are what the generator writes from the
+    /// vendor lists (when the shared oracle folder is found above the
+    /// repository; `PFMLIB_REQUIRE_ORACLE` makes it required).
+    #[test]
+    fn committed_files_are_reproduced() {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let vendor = manifest
+            .ancestors()
+            .map(|a| a.join("shared/oracle/vendor"))
+            .find(|p| p.join("arm").is_dir());
+        let Some(vendor) = vendor else {
+            assert!(
+                std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_none(),
+                "no shared/oracle/vendor"
+            );
+            eprintln!("SKIPPED: shared/oracle/vendor not found");
+            return;
+        };
+        let data_dir = manifest.join("../pfmlib/data");
+        for core in CORES {
+            let events = core_events(&vendor, core).unwrap();
+            let path = data_dir.join(core.file);
+            let own = data::descriptions(&path).unwrap();
+            let pool = pool(&data_dir, core.file).unwrap();
+            let text = render(core, &events, &own, &pool);
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                text,
+                "{}",
+                core.file
+            );
+            assert!(!text.contains("desc = \"TODO\""), "{}", core.file);
+        }
+    }
 }
