@@ -14,8 +14,8 @@
 //! (Cortex-A34 and A35 implementation-defined events) take the Linux perf
 //! tool's names for the same events of Cortex-A53 ([`UNNAMED`]).
 //! Descriptions: kept from the file already there by name; else pfmlib's
-//! own description of the same event (same name and code) in another
-//! `arm_*.toml`; else `TODO`.
+//! own description of the same event (same name and code) in a table of
+//! [`POOL`] or another of [`CORES`]; else `TODO`.
 
 use crate::data;
 use anyhow::{bail, Context};
@@ -454,21 +454,35 @@ pub fn core_events(vendor: &Path, core: &Core) -> anyhow::Result<Vec<(String, u3
     }
 }
 
-/// pfmlib's own descriptions of every event of the other `arm_*.toml`, by
-/// name and code (the first file in name order wins).
+/// The tables whose descriptions a new table may reuse, most trusted
+/// first: libpfm4's Armv8/v9 Cortex and Neoverse cores (generic wording of
+/// the architected events), then this generator's own tables. Tables of
+/// other implementers (A64FX, Kunpeng, ThunderX2, ...) and the Armv7 cores
+/// are left out: their wording is about their own core.
+const POOL: &[&str] = &[
+    "arm_cortex_x4.toml",
+    "arm_neoverse_v3.toml",
+    "arm_neoverse_n3.toml",
+    "arm_neoverse_v2.toml",
+    "arm_neoverse_n2.toml",
+    "arm_neoverse_v1.toml",
+    "arm_neoverse_n1.toml",
+    "arm_cortex_a76.toml",
+    "arm_cortex_a55.toml",
+    "arm_cortex_a57.toml",
+    "arm_cortex_a53.toml",
+];
+
+/// pfmlib's own descriptions of the events of the [`POOL`] tables and of
+/// the other [`CORES`] tables, by name and code (the first table wins).
 fn pool(data_dir: &Path, except: &str) -> anyhow::Result<BTreeMap<(String, u32), String>> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("arm_") && n.ends_with(".toml") && n != except)
-        })
-        .collect();
-    files.sort();
+    let files = POOL.iter().copied().chain(CORES.iter().map(|c| c.file));
     let mut out = BTreeMap::new();
-    for f in files {
-        let doc: toml::Value = toml::from_str(&std::fs::read_to_string(&f)?)?;
+    for f in files.filter(|f| *f != except) {
+        let Ok(text) = std::fs::read_to_string(data_dir.join(f)) else {
+            continue;
+        };
+        let doc: toml::Value = toml::from_str(&text)?;
         for ev in doc
             .get("event")
             .and_then(|e| e.as_array())
