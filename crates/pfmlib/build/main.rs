@@ -634,6 +634,7 @@ fn vendor(p: &schema::Pmu) -> Result<u32, String> {
         (Some("qualcomm"), _) => Ok(9),
         (Some("nvidia"), _) => Ok(10),
         (Some("ibm"), _) => Ok(11),
+        (Some("ampere"), _) => Ok(12),
         (Some(v), _) => Err(format!("unknown vendor {v}")),
     }
 }

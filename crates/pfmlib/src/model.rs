@@ -30,6 +30,8 @@ pub enum Vendor {
     Qualcomm,
     /// NVIDIA (implementer 0x4e): Olympus cores.
     Nvidia,
+    /// Ampere Computing (implementer 0xc0): AmpereOne cores.
+    Ampere,
     /// IBM: POWER and PowerPC processors (detected by their processor
     /// version, the model).
     Ibm,
@@ -38,7 +40,7 @@ pub enum Vendor {
 }
 
 /// The Arm implementer codes pfmlib knows, with their vendors.
-const ARM_IMPLEMENTERS: [(u32, Vendor); 8] = [
+const ARM_IMPLEMENTERS: [(u32, Vendor); 9] = [
     (0x41, Vendor::Arm),
     (0x42, Vendor::Broadcom),
     (0x43, Vendor::Cavium),
@@ -47,6 +49,7 @@ const ARM_IMPLEMENTERS: [(u32, Vendor); 8] = [
     (0x4e, Vendor::Nvidia),
     (0x50, Vendor::AppliedMicro),
     (0x51, Vendor::Qualcomm),
+    (0xc0, Vendor::Ampere),
 ];
 
 impl Vendor {

@@ -18,6 +18,7 @@
 //! and lists what a newer vendor file would change (events added, removed
 //! or with other codes).
 
+mod arm;
 mod data;
 mod riscv;
 
@@ -28,6 +29,8 @@ use clap::Parser;
 enum Format {
     /// The Linux perf tool's RISC-V event lists (mapfile.csv, one folder per core).
     Riscv(riscv::Args),
+    /// Arm's per-core JSON and the perf tool's AmpereOne lists.
+    Arm(arm::Args),
 }
 
 /// Command line.
@@ -45,5 +48,6 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.format {
         Format::Riscv(args) => riscv::run(&args),
+        Format::Arm(a) => arm::run(a),
     }
 }

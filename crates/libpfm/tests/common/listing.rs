@@ -222,3 +222,22 @@ pub fn compare_listings(
     }
     diffs
 }
+
+impl Listing {
+    /// The listing without pfmlib's own PMUs (ids above libpfm4's
+    /// `PFM_PMU_MAX`, 700: tables beyond libpfm4), for comparisons with a
+    /// libpfm4 build.
+    pub fn without_own(mut self) -> Listing {
+        let own = |id: &str| id.trim().parse::<u32>().is_ok_and(|i| i > 700);
+        let gone: Vec<String> = self
+            .supported
+            .iter()
+            .filter(|(i, _)| own(i))
+            .map(|(_, n)| n.clone())
+            .collect();
+        self.supported.retain(|(i, _)| !own(i));
+        self.detected.retain(|(i, _, _)| !own(i));
+        self.events.retain(|(p, _)| !gone.contains(p));
+        self
+    }
+}

@@ -362,6 +362,7 @@ impl PmuDesc {
             9 => Some(Vendor::Qualcomm),
             10 => Some(Vendor::Nvidia),
             11 => Some(Vendor::Ibm),
+            12 => Some(Vendor::Ampere),
             _ => None,
         }
     }
