@@ -19,16 +19,23 @@
 //! or with other codes).
 
 mod data;
+mod intel;
 
 use clap::Parser;
 
 /// The vendors' formats.
 #[derive(clap::Subcommand)]
-enum Format {}
+enum Format {
+    /// Intel perfmon JSON (`<cpu>_core.json`) to an `intel_x86` data file.
+    Intel(intel::Args),
+}
 
 /// Command line.
 #[derive(Parser)]
-#[command(name = "pfm-vendorgen", about = "pfmlib's data files from vendors' event lists")]
+#[command(
+    name = "pfm-vendorgen",
+    about = "pfmlib's data files from vendors' event lists"
+)]
 struct Cli {
     #[command(subcommand)]
     format: Format,
@@ -36,5 +43,7 @@ struct Cli {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    match cli.format {}
+    match cli.format {
+        Format::Intel(a) => intel::run(a),
+    }
 }

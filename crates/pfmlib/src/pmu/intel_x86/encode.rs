@@ -6,7 +6,7 @@
 
 use super::vocab::{
     ev_flag, event_modifiers_required, modifier_id as m, offcore_raw_bits, pmu_flag, um_flag,
-    umask_event_code, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
+    umask_event_code, umask_ldlat, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
 };
 use crate::ctx::Ctx;
 use crate::desc::Desc;
@@ -67,6 +67,8 @@ struct Extra {
     last_ucode: Option<u64>,
     ldlat: u64,
     ldlat_um: bool,
+    /// The threshold a unit mask given hard-wires.
+    ldlat_hw: Option<u64>,
     fe_thr: u64,
     fe_thr_um: bool,
     /// A unit mask given takes no modifier: none is written in the
@@ -139,6 +141,9 @@ fn raw_width(d: &Desc) -> u32 {
 fn umask_effects(x: &mut Extra, e: &mut Encoding, d: &Desc, um: UmaskDesc) -> Result<()> {
     let flags = um.flags();
     x.ldlat_um |= flags & um_flag::LDLAT != 0;
+    if let Some(v) = umask_ldlat(um) {
+        x.ldlat_hw = Some(v);
+    }
     x.fe_thr_um |= flags & um_flag::FETHR != 0;
     x.no_mods |= flags & um_flag::NO_MODS != 0;
     if flags & um_flag::CODE_OVERRIDE != 0 {
@@ -228,6 +233,12 @@ fn codes(
             ErrorKind::Attr,
             format!("{}: ldlat= needs a load-latency unit mask", d.event_name()),
         ));
+    }
+    if let Some(hw) = st.ldlat_hw {
+        if st.ldlat != 0 && st.ldlat != hw {
+            return Err(hardwired_error(d, "ldlat", hw, st.ldlat));
+        }
+        st.ldlat = hw;
     }
     if st.ldlat_um {
         if st.ldlat == 0 {
