@@ -388,6 +388,28 @@ mod tests {
         }
     }
 
+    /// A unit mask with a hard-wired load latency (`ldlat` key): it is the
+    /// second code; `ldlat=` may repeat it only.
+    #[test]
+    fn hard_wired_ldlat() {
+        let pmu = PmuDesc::by_name("srf").expect("srf table");
+        let ev = pmu.find_event("MEM_UOPS_RETIRED", |_| true).expect("event");
+        let um = ev
+            .umasks()
+            .find(|u| u.name() == "LOAD_LATENCY_GT_128")
+            .expect("unit mask");
+        assert_eq!(super::umask_ldlat(um), Some(128));
+        let lib = Library::with_host(Host::none());
+        let enc = |s: &str| lib.encode(s, Plm::DEFAULT, Os::None);
+        let e = enc("srf::MEM_UOPS_RETIRED:LOAD_LATENCY_GT_128").expect("encodes");
+        assert_eq!(e.codes, [0x5305d0, 128]);
+        let e = enc("srf::MEM_UOPS_RETIRED:LOAD_LATENCY_GT_128:ldlat=128").expect("same");
+        assert_eq!(e.codes, [0x5305d0, 128]);
+        let err = enc("srf::MEM_UOPS_RETIRED:LOAD_LATENCY_GT_128:ldlat=3").expect_err("other");
+        assert_eq!(err.kind(), ErrorKind::AttrSet);
+        assert!(super::umask_ldlat(ev.umasks().next().expect("ALL")).is_none());
+    }
+
     #[test]
     fn perf_type_reads_like_fscanf() {
         let ctx_for = |text: &str| {
