@@ -1,5 +1,5 @@
 //! Detection of pfmlib's own Intel core PMUs (beyond libpfm4, from Intel's
-//! event lists: `srf`, `grr`, `cwf`) and of Jasper Lake as `tmt` (pfmlib's
+//! event lists: `srf`, `grr`, `cwf`, `adln_grt`) and of Jasper Lake as `tmt` (pfmlib's
 //! own addition to libpfm4's tmt models), the way every `intel_x86` core
 //! PMU is detected (vendor GenuineIntel, family, model with the extended
 //! model folded in; the stepping is not looked at): synthetic hosts for
@@ -14,6 +14,7 @@ const PMUS: &[(&str, &[u32])] = &[
     ("srf", &[0xaf]),
     ("grr", &[0xb6]),
     ("cwf", &[0xdd]),
+    ("adln_grt", &[0xbe]),
     ("tmt", &[0x86, 0x96, 0x9c]),
 ];
 
@@ -62,7 +63,7 @@ fn every_model_and_stepping_and_nothing_else() {
 /// `INST_RETIRED:ANY` is programmed as perf programs it (0xc0).
 #[test]
 fn unprefixed_events_reach_the_active_pmu() {
-    for &(name, models) in &PMUS[..3] {
+    for &(name, models) in &PMUS[..4] {
         let lib = Library::with_host(Host::synthetic(Vendor::Intel, 6, models[0]));
         let enc = lib
             .encode("INST_RETIRED:ANY", Plm::DEFAULT, Os::None)
@@ -96,17 +97,24 @@ fn intel_cpu(eax1: u32) -> impl Fn(u32, u32) -> CpuIdResult + Clone {
 #[test]
 fn cpuid_leaves() {
     for (eax1, want) in [
-        (0x000a_06f3, "srf"), // Sierra Forest, model 0xaf (ext 0xa, base 0xf)
-        (0x000b_0660, "grr"), // Grand Ridge, model 0xb6
-        (0x000d_06d1, "cwf"), // Clearwater Forest, model 0xdd
-        (0x0009_06c0, "tmt"), // Jasper Lake, model 0x9c
-        (0x0009_0661, "tmt"), // Elkhart Lake, model 0x96
+        (0x000a_06f3, "srf"),      // Sierra Forest, model 0xaf (ext 0xa, base 0xf)
+        (0x000b_0660, "grr"),      // Grand Ridge, model 0xb6
+        (0x000d_06d1, "cwf"),      // Clearwater Forest, model 0xdd
+        (0x000b_06e0, "adln_grt"), // Alder Lake-N, model 0xbe
+        (0x0009_06c0, "tmt"),      // Jasper Lake, model 0x9c
+        (0x0009_0661, "tmt"),      // Elkhart Lake, model 0x96
     ] {
         let h = Host::from_cpuid(intel_cpu(eax1), None);
         assert_eq!(present(h), [want], "CPUID.1:EAX {eax1:#x}");
     }
     // Base models alone (no extended model) match none of them.
-    for eax1 in [0x0000_06f3, 0x0000_0660, 0x0000_06d1, 0x0000_06c0] {
+    for eax1 in [
+        0x0000_06f3,
+        0x0000_0660,
+        0x0000_06d1,
+        0x0000_06e0,
+        0x0000_06c0,
+    ] {
         assert!(present(Host::from_cpuid(intel_cpu(eax1), None)).is_empty());
     }
 }
@@ -116,7 +124,7 @@ fn cpuid_leaves() {
 #[test]
 fn ids_beyond_libpfm4() {
     let lib = Library::global();
-    for (name, id) in [("srf", 701), ("grr", 702), ("cwf", 703)] {
+    for (name, id) in [("srf", 701), ("grr", 702), ("cwf", 703), ("adln_grt", 704)] {
         let p = lib.pmu(name).expect("known");
         assert_eq!(p.info().id, id, "{name}");
     }

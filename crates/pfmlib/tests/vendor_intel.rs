@@ -31,6 +31,7 @@ const CPUS: &[(&str, &str, u32)] = &[
     ("srf", "SRF/sierraforest_core.json", 0xaf),
     ("grr", "GRR/grandridge_core.json", 0xb6),
     ("cwf", "CWF/clearwaterforest_core.json", 0xdd),
+    ("adln_grt", "ADL/alderlake_gracemont_core.json", 0xbe),
 ];
 
 /// Vendor events left out of the comparison, with why: none. Deprecated
