@@ -1,5 +1,5 @@
 //! Detection of pfmlib's own Intel core PMUs (beyond libpfm4, from Intel's
-//! event lists: `srf`, `grr`, `cwf`, `adln_grt`) and of Jasper Lake as `tmt` (pfmlib's
+//! event lists: `srf`, `grr`, `cwf`, `adln_grt`, `glp`) and of Jasper Lake as `tmt` (pfmlib's
 //! own addition to libpfm4's tmt models), the way every `intel_x86` core
 //! PMU is detected (vendor GenuineIntel, family, model with the extended
 //! model folded in; the stepping is not looked at): synthetic hosts for
@@ -15,6 +15,7 @@ const PMUS: &[(&str, &[u32])] = &[
     ("grr", &[0xb6]),
     ("cwf", &[0xdd]),
     ("adln_grt", &[0xbe]),
+    ("glp", &[0x7a]),
     ("tmt", &[0x86, 0x96, 0x9c]),
 ];
 
@@ -101,6 +102,7 @@ fn cpuid_leaves() {
         (0x000b_0660, "grr"),      // Grand Ridge, model 0xb6
         (0x000d_06d1, "cwf"),      // Clearwater Forest, model 0xdd
         (0x000b_06e0, "adln_grt"), // Alder Lake-N, model 0xbe
+        (0x0007_06a1, "glp"),      // Gemini Lake, model 0x7a
         (0x0009_06c0, "tmt"),      // Jasper Lake, model 0x9c
         (0x0009_0661, "tmt"),      // Elkhart Lake, model 0x96
     ] {
@@ -113,6 +115,7 @@ fn cpuid_leaves() {
         0x0000_0660,
         0x0000_06d1,
         0x0000_06e0,
+        0x0000_06a1,
         0x0000_06c0,
     ] {
         assert!(present(Host::from_cpuid(intel_cpu(eax1), None)).is_empty());
@@ -124,8 +127,37 @@ fn cpuid_leaves() {
 #[test]
 fn ids_beyond_libpfm4() {
     let lib = Library::global();
-    for (name, id) in [("srf", 701), ("grr", 702), ("cwf", 703), ("adln_grt", 704)] {
+    for (name, id) in [
+        ("srf", 701),
+        ("grr", 702),
+        ("cwf", 703),
+        ("adln_grt", 704),
+        ("glp", 705),
+    ] {
         let p = lib.pmu(name).expect("known");
         assert_eq!(p.info().id, id, "{name}");
     }
+}
+
+/// Goldmont Plus' offcore matrix: a request (group 0) and a response
+/// (group 1, ANY_RESPONSE by default) make the response-register value.
+#[test]
+fn goldmont_plus_offcore_matrix() {
+    let lib = Library::with_host(Host::synthetic(Vendor::Intel, 6, 0x7a));
+    let perf = |s: &str| {
+        let e = lib.encode(s, Plm::DEFAULT, Os::PerfEvent).expect(s);
+        e.perf.map(|p| (p.config, p.config1))
+    };
+    assert_eq!(
+        perf("OFFCORE_RESPONSE_0:DEMAND_DATA_RD"),
+        Some((0x1b7, 0x10001))
+    );
+    assert_eq!(
+        perf("OFFCORE_RESPONSE_1:DEMAND_RFO:L2_MISS_ANY"),
+        Some((0x2b7, 0x3600000002))
+    );
+    assert_eq!(
+        perf("OFFCORE_RESPONSE_0:DEMAND_DATA_RD:DEMAND_RFO:L2_HIT"),
+        Some((0x1b7, 0x40003))
+    );
 }

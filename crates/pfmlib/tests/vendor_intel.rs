@@ -26,12 +26,16 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// Offcore matrix files (under `intel/`) of the CPUs that have one.
+const MATRIX: &[(&str, &str)] = &[("glp", "GLP/goldmontplus_matrix.json")];
+
 /// PMU, vendor file (under `intel/`), a model it is detected on.
 const CPUS: &[(&str, &str, u32)] = &[
     ("srf", "SRF/sierraforest_core.json", 0xaf),
     ("grr", "GRR/grandridge_core.json", 0xb6),
     ("cwf", "CWF/clearwaterforest_core.json", 0xdd),
     ("adln_grt", "ADL/alderlake_gracemont_core.json", 0xbe),
+    ("glp", "GLP/goldmontplus_core.json", 0x7a),
 ];
 
 /// Vendor events left out of the comparison, with why: none. Deprecated
@@ -102,20 +106,40 @@ fn text<'a>(v: &'a Value, k: &str) -> &'a str {
     v.get(k).and_then(Value::as_str).unwrap_or("")
 }
 
-/// One expected encoding: our event string, config, config1.
+/// One expected encoding: our event string, config, config1 (`None`: the
+/// list's bare offcore event, whose response register it leaves open).
 struct Want {
     name: String,
     config: u64,
-    config1: u64,
+    config1: Option<u64>,
     vendor_texts: Vec<String>,
 }
 
-/// What a vendor event must encode to, under our names.
-fn wants(e: &Value) -> Vec<Want> {
+/// What a vendor event must encode to, under our names (`matrix`: the
+/// CPU's offcore events are request x response, `OFFCORE_RESPONSE_<n>`).
+fn wants(e: &Value, matrix: bool) -> Vec<Want> {
     let name = text(e, "EventName");
+    if matrix && !name.contains('.') {
+        // The bare offcore event: OFFCORE_RESPONSE_<n> with any request.
+        return text(e, "UMask")
+            .split(',')
+            .enumerate()
+            .map(|(i, u)| Want {
+                name: format!("{name}_{i}:ANY_REQUEST"),
+                config: num(e, "EventCode") | parse(u, "UMask") << 8,
+                config1: None,
+                vendor_texts: vec![],
+            })
+            .collect();
+    }
     let (ev, um) = name.split_once('.').expect("EVENT.UMASK");
-    let um = um.replace('.', "_");
     let msr = text(e, "MSRIndex").to_ascii_lowercase();
+    let um = match um.split_once('.') {
+        Some((req, resp)) if matrix && msr.contains("0x1a6") => {
+            format!("{req}:{}", resp.replace('.', "_"))
+        }
+        _ => um.replace('.', "_"),
+    };
     let second = if msr == "0x00" || msr == "0" {
         0
     } else {
@@ -132,14 +156,20 @@ fn wants(e: &Value) -> Vec<Want> {
         text(e, "BriefDescription").to_string(),
         text(e, "PublicDescription").to_string(),
     ];
-    let umasks: Vec<&str> = text(e, "UMask").split(',').collect();
+    let mut umasks: Vec<&str> = text(e, "UMask").split(',').collect();
     let offcore = msr.contains("0x1a6");
+    if offcore && !msr.contains("0x1a7") {
+        // MSR 0x1a6 alone (Goldmont Plus' OUTSTANDING): the first event.
+        umasks.truncate(1);
+    }
     umasks
         .iter()
         .enumerate()
         .map(|(i, u)| {
             let u = parse(u, "UMask");
-            let (ours, mut config) = if offcore {
+            let (ours, mut config) = if offcore && matrix {
+                (format!("{ev}_{i}:{um}"), base | u << 8)
+            } else if offcore {
                 (format!("{ev}{i}:{um}"), base | u << 8)
             } else {
                 (format!("{ev}:{um}"), base | u << 8)
@@ -154,9 +184,34 @@ fn wants(e: &Value) -> Vec<Want> {
             Want {
                 name: ours,
                 config,
-                config1: second,
+                config1: Some(second),
                 vendor_texts: texts.clone(),
             }
+        })
+        .collect()
+}
+
+/// The entries of an offcore matrix: name (dots as `_`), registers,
+/// description.
+fn matrix_entries(dir: &Path, file: &str) -> Vec<(String, Vec<u64>, String)> {
+    vendor_events(dir, file)
+        .iter()
+        .map(|m| {
+            let req = text(m, "MATRIX_REQUEST");
+            let name = if req == "Null" {
+                text(m, "MATRIX_RESPONSE")
+            } else {
+                req
+            };
+            let regs = text(m, "MATRIX_REGISTER")
+                .split(',')
+                .map(|r| parse(r, "reg"))
+                .collect();
+            (
+                name.replace('.', "_"),
+                regs,
+                text(m, "DESCRIPTION").to_string(),
+            )
         })
         .collect()
 }
@@ -181,6 +236,7 @@ fn every_vendor_event_encodes_as_its_fields_say() {
     let mut checked = 0;
     for &(pmu, file, model) in CPUS {
         let lib = library(model);
+        let matrix = MATRIX.iter().any(|m| m.0 == pmu);
         let mut bad = vec![];
         for e in vendor_events(&dir, file) {
             if EXCLUDED
@@ -189,16 +245,17 @@ fn every_vendor_event_encodes_as_its_fields_say() {
             {
                 continue;
             }
-            for w in wants(&e) {
+            for w in wants(&e, matrix) {
                 let s = format!("{pmu}::{}", w.name);
                 checked += 1;
                 match lib.encode(&s, Plm::DEFAULT, Os::PerfEvent) {
                     Ok(enc) => {
                         let p = enc.perf.expect("perf attr");
-                        if (p.config, p.config1) != (w.config, w.config1) {
+                        let c1 = w.config1.unwrap_or(p.config1);
+                        if (p.config, p.config1) != (w.config, c1) {
                             bad.push(format!(
-                                "{s}: perf {:#x}/{:#x}, vendor {:#x}/{:#x}",
-                                p.config, p.config1, w.config, w.config1
+                                "{s}: perf {:#x}/{:#x}, vendor {:#x}/{c1:#x}",
+                                p.config, p.config1, w.config
                             ));
                         }
                     }
@@ -207,8 +264,10 @@ fn every_vendor_event_encodes_as_its_fields_say() {
                 match lib.encode(&s, Plm::DEFAULT, Os::None) {
                     Ok(enc) => {
                         let mut want = vec![w.config | NONE_BITS];
-                        if w.config1 != 0 {
-                            want.push(w.config1);
+                        match w.config1 {
+                            Some(0) => {}
+                            Some(c1) => want.push(c1),
+                            None => want.extend(enc.codes.get(1)),
                         }
                         if enc.codes != want {
                             bad.push(format!("{s}: none {:#x?}, vendor {want:#x?}", enc.codes));
@@ -236,10 +295,29 @@ fn nothing_missing_or_extra_and_our_own_words() {
         let events = vendor_events(&dir, file);
         let mut vendor: BTreeSet<String> = BTreeSet::new();
         let mut texts = std::collections::BTreeMap::new();
+        let matrix = MATRIX.iter().find(|m| m.0 == pmu);
         for e in &events {
-            for w in wants(e) {
+            for w in wants(e, matrix.is_some()) {
+                let (ev, ums) = w.name.split_once(':').expect("EVENT:UMASK");
+                if ums.contains(':') || w.config1.is_none() {
+                    // Request and response: two unit masks of the matrix.
+                    for u in ums.split(':') {
+                        vendor.insert(format!("{ev}:{u}"));
+                    }
+                    continue;
+                }
                 texts.insert(w.name.clone(), w.vendor_texts.clone());
                 vendor.insert(w.name);
+            }
+        }
+        for (name, regs, desc) in matrix
+            .map(|m| matrix_entries(&dir, m.1))
+            .unwrap_or_default()
+        {
+            for r in regs {
+                let key = format!("OFFCORE_RESPONSE_{r}:{name}");
+                texts.insert(key.clone(), vec![desc.clone()]);
+                vendor.insert(key);
             }
         }
         let p = lib.pmu(pmu).expect("PMU");
@@ -318,7 +396,7 @@ fn jasper_lake_is_tmt_and_tmt_agrees_with_the_list() {
     let Some(dir) = vendor_dir() else { return };
     let (mut same, mut absent, mut bad) = (0, 0, vec![]);
     for e in vendor_events(&dir, "EHL/elkhartlake_core.json") {
-        for w in wants(&e) {
+        for w in wants(&e, false) {
             let name = w.name.replacen("OCR0:", "OFFCORE_RESPONSE_0:", 1).replacen(
                 "OCR1:",
                 "OFFCORE_RESPONSE_1:",
@@ -340,7 +418,8 @@ fn jasper_lake_is_tmt_and_tmt_agrees_with_the_list() {
             }
             match lib.encode(&s, Plm::DEFAULT, Os::PerfEvent) {
                 Ok(enc)
-                    if enc.perf.map(|p| (p.config, p.config1)) == Some((w.config, w.config1)) =>
+                    if enc.perf.map(|p| (p.config, p.config1))
+                        == Some((w.config, w.config1.unwrap_or_default())) =>
                 {
                     same += 1
                 }
@@ -348,7 +427,7 @@ fn jasper_lake_is_tmt_and_tmt_agrees_with_the_list() {
                     "{s}: {:x?}, list {:#x}/{:#x}",
                     enc.perf.map(|p| (p.config, p.config1)),
                     w.config,
-                    w.config1
+                    w.config1.unwrap_or_default()
                 )),
                 Err(err) => bad.push(format!("{s}: {err}")),
             }

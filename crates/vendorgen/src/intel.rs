@@ -57,6 +57,11 @@ pub struct Args {
     /// output file has none (pfmlib's own words for the same event).
     #[arg(long)]
     desc_from: Vec<PathBuf>,
+    /// Intel's offcore matrix (`<cpu>_matrix.json`): offcore events become
+    /// `OFFCORE_RESPONSE_0`/`_1` with request (group 0) and response
+    /// (group 1) unit masks, as libpfm4's glm table has them.
+    #[arg(long)]
+    matrix: Option<PathBuf>,
     /// Write nothing; print what would change.
     #[arg(long)]
     check: bool,
@@ -121,7 +126,7 @@ fn vendor_event(e: &serde_json::Value) -> anyhow::Result<Vendor> {
             edge: n("EdgeDetect")?,
             any: n("AnyThread")?,
             equal: n("Equal")?,
-            msr_index: s("MSRIndex").to_ascii_lowercase(),
+            msr_index: s("MSRIndex").to_ascii_lowercase().replace(' ', ""),
             msr_value: n("MSRValue")?,
             counters: counters(&s("Counter"))?,
             precise: s("Precise") == "1" || s("PEBS") != "0",
@@ -173,6 +178,7 @@ impl Vendor {
 struct Um {
     name: String,
     code: u64,
+    grp: u64,
     event_code: u64,
     fixed: Vec<(&'static str, u64)>,
     ldlat: u64,
@@ -188,6 +194,8 @@ struct Ev {
     name: String,
     code: u64,
     offcore: bool,
+    /// Request and response groups (offcore matrix).
+    matrix: bool,
     umasks: Vec<Um>,
 }
 
@@ -253,6 +261,107 @@ fn build(vendor: &[Vendor]) -> anyhow::Result<Vec<Ev>> {
     for ev in &mut out {
         ev.umasks.sort_by(|a, b| a.name.cmp(&b.name));
         ev.code = common_code(ev);
+    }
+    Ok(out)
+}
+
+/// One entry of Intel's offcore matrix: request or response, its name,
+/// value (response values from bit 16), the MSRs (0: 0x1a6, 1: 0x1a7).
+struct MatrixEntry {
+    response: bool,
+    name: String,
+    value: u64,
+    regs: Vec<u64>,
+}
+
+/// Requests Intel's matrix files as responses (Goldmont Plus: PF_L2_CODE,
+/// request bit 6 beside PF_L2_DATA_RD's 4 and PF_L2_RFO's 5).
+const MISFILED_REQUESTS: &[&str] = &["PF_L2_CODE"];
+
+fn read_matrix(text: &str) -> anyhow::Result<Vec<MatrixEntry>> {
+    let doc: serde_json::Value = serde_json::from_str(text)?;
+    let events = doc["Events"].as_array().context("no Events array")?;
+    let s = |e: &serde_json::Value, k: &str| {
+        e.get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    events
+        .iter()
+        .map(|e| {
+            let (req, resp) = (s(e, "MATRIX_REQUEST"), s(e, "MATRIX_RESPONSE"));
+            let response = req == "Null" && !MISFILED_REQUESTS.contains(&resp.as_str());
+            let value = num(&s(e, "MATRIX_VALUE"))?;
+            Ok(MatrixEntry {
+                response,
+                name: if req == "Null" { resp } else { req }.replace('.', "_"),
+                value: if response { value << 16 } else { value },
+                regs: s(e, "MATRIX_REGISTER")
+                    .split(',')
+                    .map(num)
+                    .collect::<Result<_, _>>()?,
+            })
+        })
+        .collect()
+}
+
+/// `OFFCORE_RESPONSE_0`/`_1` from the matrix; every offcore event of the
+/// list must be one request and one response of it.
+fn matrix_events(text: &str, vendor: &[Vendor]) -> anyhow::Result<Vec<Ev>> {
+    let m = read_matrix(text)?;
+    let offcore: Vec<&Vendor> = vendor
+        .iter()
+        .filter(|v| v.kind().ok() == Some(Kind::Offcore))
+        .collect();
+    for v in &offcore {
+        let rest = v.name.split_once('.').map(|x| x.1).unwrap_or_default();
+        let (req, resp) = rest
+            .split_once('.')
+            .with_context(|| format!("{}: no response", v.name))?;
+        let find = |r: bool, n: &str| {
+            m.iter()
+                .find(|e| e.response == r && e.name == n.replace('.', "_"))
+        };
+        let (Some(q), Some(r)) = (find(false, req), find(true, resp)) else {
+            bail!("{}: request or response not in the matrix", v.name);
+        };
+        if q.value | r.value != v.msr_value {
+            bail!(
+                "{}: {:#x} is not the matrix's {:#x}",
+                v.name,
+                v.msr_value,
+                q.value | r.value
+            );
+        }
+    }
+    let base = offcore
+        .first()
+        .context("offcore matrix but no offcore event")?;
+    let counters = offcore.iter().fold(0, |c, v| c | v.counters);
+    let mut out = vec![];
+    for (i, &u) in base.umasks.iter().enumerate() {
+        let mut umasks: Vec<Um> = m
+            .iter()
+            .filter(|e| e.regs.contains(&(i as u64)))
+            .map(|e| Um {
+                name: e.name.clone(),
+                code: e.value,
+                grp: u64::from(e.response),
+                cntmsk: counters,
+                event_code: base.code | u << 8,
+                ..Default::default()
+            })
+            .collect();
+        umasks.sort_by(|a, b| (a.grp, &a.name).cmp(&(b.grp, &b.name)));
+        out.push(Ev {
+            name: format!("{}_{i}", base.name.split('.').next().unwrap_or_default()),
+            code: base.code | u << 8,
+            offcore: true,
+            matrix: true,
+            umasks,
+        });
     }
     Ok(out)
 }
@@ -337,8 +446,15 @@ fn write_event(out: &mut String, ev: &Ev, descs: &Descs) {
     }
 }
 
-/// The default unit mask: the only one, or one named ALL, ANY, ALL_BRANCHES.
+/// The default unit mask: the only one, or one named ALL, ANY, ALL_BRANCHES
+/// (in a matrix, the response ANY_RESPONSE; requests have none).
 fn default_umask(ev: &Ev) -> Option<usize> {
+    if ev.matrix {
+        return ev
+            .umasks
+            .iter()
+            .position(|u| u.grp == 1 && u.name == "ANY_RESPONSE");
+    }
     if ev.umasks.len() == 1 {
         return Some(0);
     }
@@ -349,7 +465,7 @@ fn default_umask(ev: &Ev) -> Option<usize> {
 
 fn write_umask(out: &mut String, ev: &Ev, u: &Um, dfl: bool, evmask: u64, descs: &Descs) {
     let mut flags = vec![];
-    if ev.umasks.len() > 1 {
+    if ev.umasks.len() > 1 && !ev.matrix {
         flags.push("ncombo");
     }
     if u.pebs {
@@ -393,6 +509,9 @@ fn write_umask(out: &mut String, ev: &Ev, u: &Um, dfl: bool, evmask: u64, descs:
     if u.ldlat != 0 {
         let _ = writeln!(out, "  ldlat = {}", u.ldlat);
     }
+    if u.grp != 0 {
+        let _ = writeln!(out, "  grp = {}", u.grp);
+    }
     if !u.fixed.is_empty() {
         let f: Vec<String> = u.fixed.iter().map(|(k, v)| format!("{k} = {v}")).collect();
         let _ = writeln!(out, "  fixed = {{ {} }}", f.join(", "));
@@ -413,7 +532,30 @@ fn header(old: &str, a: &Args, json: &str) -> String {
 
 /// The whole data file.
 pub fn render(a: &Args, vendor: &[Vendor], old: &str, descs: &Descs) -> anyhow::Result<String> {
-    let evs = build(vendor)?;
+    let mut evs = match &a.matrix {
+        Some(m) => {
+            let text = std::fs::read_to_string(m).with_context(|| m.display().to_string())?;
+            // The list's bare `OFFCORE_RESPONSE` (no unit mask) is the
+            // matrix events themselves.
+            let bare: Vec<&str> = vendor
+                .iter()
+                .filter(|v| v.kind().ok() == Some(Kind::Offcore))
+                .filter_map(|v| v.name.split('.').next())
+                .collect();
+            let rest: Vec<Vendor> = vendor
+                .iter()
+                .filter(|v| {
+                    v.kind().ok() != Some(Kind::Offcore) && !bare.contains(&v.name.as_str())
+                })
+                .cloned()
+                .collect();
+            let mut evs = build(&rest)?;
+            evs.extend(matrix_events(&text, vendor)?);
+            evs
+        }
+        None => build(vendor)?,
+    };
+    evs.sort_by(|a, b| a.name.cmp(&b.name));
     let models: Vec<u64> = a.models.split(',').map(num).collect::<Result<_, _>>()?;
     let models: Vec<String> = models.into_iter().map(hex).collect();
     let fixed = vendor
@@ -478,6 +620,7 @@ mod tests {
             counters: 2,
             perf_name: "cpu".into(),
             desc_from: vec![],
+            matrix: None,
             check: true,
         }
     }
@@ -516,6 +659,38 @@ mod tests {
         assert_eq!(um[0]["code"].as_integer(), Some(0));
         assert!(um[0].get("event_code").is_none());
         assert!(out.contains("desc = \"TODO\""));
+    }
+
+    /// An offcore matrix: request and response unit masks of
+    /// `OFFCORE_RESPONSE_0`/`_1`; the list's combinations must agree.
+    #[test]
+    fn matrix() {
+        const CORE: &str = r#"{"Events": [
+          {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OFFCORE_RESPONSE", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00"},
+          {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", "Counter": "0,1", "MSRIndex": "0x1a6, 0x1a7", "MSRValue": "0x3600000001"}
+        ]}"#;
+        const MATRIX: &str = r#"{"Events": [
+          {"MATRIX_REQUEST": "DEMAND_DATA_RD", "MATRIX_RESPONSE": "Null", "MATRIX_VALUE": "0x0001 ", "MATRIX_REGISTER": "0,1"},
+          {"MATRIX_REQUEST": "Null", "MATRIX_RESPONSE": "L2_MISS.ANY", "MATRIX_VALUE": "0x360000", "MATRIX_REGISTER": "0,1"},
+          {"MATRIX_REQUEST": "Null", "MATRIX_RESPONSE": "OUTSTANDING", "MATRIX_VALUE": "0x400000", "MATRIX_REGISTER": "0"}
+        ]}"#;
+        let v = read_vendor(CORE).unwrap();
+        let evs = matrix_events(MATRIX, &v).unwrap();
+        assert_eq!(evs.len(), 2);
+        assert_eq!(
+            (evs[0].name.as_str(), evs[0].code),
+            ("OFFCORE_RESPONSE_0", 0x1b7)
+        );
+        assert_eq!(evs[0].umasks.len(), 3);
+        assert_eq!(evs[1].umasks.len(), 2, "OUTSTANDING on register 0 only");
+        let miss = evs[0]
+            .umasks
+            .iter()
+            .find(|u| u.name == "L2_MISS_ANY")
+            .unwrap();
+        assert_eq!((miss.code, miss.grp), (0x3600000000, 1));
+        let bad = CORE.replace("0x3600000001", "0x3600000002");
+        assert!(matrix_events(MATRIX, &read_vendor(&bad).unwrap()).is_err());
     }
 
     /// Re-running on its own output with the same input changes nothing;
