@@ -600,6 +600,116 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    /// Name, description, models, counters, list, matrix.
+    type Recipe = (
+        &'static str,
+        &'static str,
+        &'static str,
+        u32,
+        &'static str,
+        Option<&'static str>,
+    );
+
+    /// The committed tables and how each was generated (name, description,
+    /// models, counters, list, matrix): the recipe, checked by a test.
+    const TABLES: &[Recipe] = &[
+        (
+            "srf",
+            "Intel Sierra Forest (Crestmont E-core server)",
+            "0xaf",
+            8,
+            "SRF/sierraforest_core.json",
+            None,
+        ),
+        (
+            "grr",
+            "Intel Grand Ridge (Crestmont)",
+            "0xb6",
+            8,
+            "GRR/grandridge_core.json",
+            None,
+        ),
+        (
+            "cwf",
+            "Intel Clearwater Forest (Darkmont E-core server)",
+            "0xdd",
+            8,
+            "CWF/clearwaterforest_core.json",
+            None,
+        ),
+        (
+            "adln_grt",
+            "Intel Alder Lake-N Gracemont (E-cores only)",
+            "0xbe",
+            6,
+            "ADL/alderlake_gracemont_core.json",
+            None,
+        ),
+        (
+            "glp",
+            "Intel Goldmont Plus",
+            "0x7a",
+            4,
+            "GLP/goldmontplus_core.json",
+            Some("GLP/goldmontplus_matrix.json"),
+        ),
+    ];
+
+    /// `../shared/oracle/vendor/intel` beside the repository or its main
+    /// checkout (a git worktree), or `None`.
+    fn vendor_dir() -> Option<PathBuf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut tries = vec![root.join("../shared/oracle/vendor/intel")];
+        if let Ok(git) = std::fs::read_to_string(root.join(".git")) {
+            if let Some(main) = git
+                .strip_prefix("gitdir: ")
+                .and_then(|g| g.trim().split("/.git/").next())
+            {
+                tries.push(std::path::Path::new(main).join("../shared/oracle/vendor/intel"));
+            }
+        }
+        let found = tries.into_iter().find(|d| d.is_dir());
+        if found.is_none() && std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_some() {
+            panic!("the vendor lists are required (PFMLIB_REQUIRE_ORACLE) but not found");
+        }
+        found
+    }
+
+    /// The generator reproduces every committed Intel table from the
+    /// vendor lists (descriptions kept from the table itself).
+    #[test]
+    fn committed_tables_reproduce() {
+        let Some(dir) = vendor_dir() else {
+            eprintln!("SKIPPED: ../shared/oracle/vendor not found");
+            return;
+        };
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pfmlib/data");
+        for &(name, desc, models, counters, json, matrix) in TABLES {
+            let a = Args {
+                json: dir.join(json),
+                out: data.join(format!("intel_{name}.toml")),
+                name: name.into(),
+                desc: desc.into(),
+                family: 6,
+                models: models.into(),
+                counters,
+                perf_name: "cpu".into(),
+                desc_from: vec![],
+                matrix: matrix.map(|m| dir.join(m)),
+                check: true,
+            };
+            let text = std::fs::read_to_string(&a.json).unwrap();
+            let old = std::fs::read_to_string(&a.out).unwrap();
+            let descs = Descs(vec![data::descriptions(&a.out).unwrap()]);
+            let out = render(&a, &read_vendor(&text).unwrap(), &old, &descs).unwrap();
+            assert!(
+                out == old,
+                "{name}: the generator would change {}",
+                a.out.display()
+            );
+        }
+    }
+
     const JSON: &str = r#"{"Header": {}, "Events": [
       {"EventCode": "0x00", "UMask": "0x01", "EventName": "INST_RETIRED.ANY", "Counter": "Fixed counter 0", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0", "Precise": "1"},
       {"EventCode": "0xc0", "UMask": "0x00", "EventName": "INST_RETIRED.ANY_P", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
