@@ -196,7 +196,9 @@ pub const EVENT_EXT: &[ExtField] = &[
 /// supersedes the event's; libpfm4's `ucntmsk`); `req_grp`, the group whose
 /// unit mask it needs (`grp_req`); `modifiers_required` (libpfm4's
 /// `umodmsk_req`); `event_code`, the event select a `code_override` unit
-/// mask puts in place of the event's (libpfm4's `ucode & 0xff`).
+/// mask puts in place of the event's (libpfm4's `ucode & 0xff`); `ldlat`,
+/// the load-latency threshold a `ldlat` unit mask hard-wires (pfmlib's own,
+/// for the vendor lists' `LOAD_LATENCY_GT_<n>` events).
 pub const UMASK_EXT: &[ExtField] = &[
     ExtField {
         key: "cntmsk",
@@ -216,6 +218,11 @@ pub const UMASK_EXT: &[ExtField] = &[
     ExtField {
         key: "event_code",
         kind: ExtKind::OptInt { max: 255 },
+        required: false,
+    },
+    ExtField {
+        key: "ldlat",
+        kind: ExtKind::OptInt { max: 65535 },
         required: false,
     },
 ];

@@ -12,13 +12,14 @@ use pfmlib::host::CpuIdResult;
 use pfmlib::{Host, Library, Vendor};
 
 /// libpfm4 4.13's family and model lists (pfmlib_intel_{core,atom,slm,glm,
-/// tmt,knc,knl}.c).
+/// tmt,knc,knl}.c), and tmt's Jasper Lake (0x9c), pfmlib's own addition
+/// (`OWN_MODELS` of the libpfm4 comparison).
 const PMUS: &[(&str, u32, &[u32])] = &[
     ("core", 6, &[15, 23, 29]),
     ("atom", 6, &[28, 38, 39, 53, 54]),
     ("slm", 6, &[55, 77, 76]),
     ("glm", 6, &[92, 95]),
-    ("tmt", 6, &[0x86, 0x96]),
+    ("tmt", 6, &[0x86, 0x96, 0x9c]),
     ("knc", 11, &[1]),
     ("knl", 6, &[87]),
     ("knm", 6, &[133]),

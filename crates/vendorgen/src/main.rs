@@ -20,6 +20,7 @@
 
 mod arm;
 mod data;
+mod intel;
 mod riscv;
 
 use clap::Parser;
@@ -31,6 +32,8 @@ enum Format {
     Riscv(riscv::Args),
     /// Arm's per-core JSON and the perf tool's AmpereOne lists.
     Arm(arm::Args),
+    /// Intel perfmon JSON (`<cpu>_core.json`) to an `intel_x86` data file.
+    Intel(intel::Args),
 }
 
 /// Command line.
@@ -49,5 +52,6 @@ fn main() -> anyhow::Result<()> {
     match cli.format {
         Format::Riscv(args) => riscv::run(&args),
         Format::Arm(a) => arm::run(a),
+        Format::Intel(a) => intel::run(a),
     }
 }

@@ -9,7 +9,7 @@ use super::identities::Identity;
 use pfm_oracle::fake_cpuid::{self, Leaf};
 use pfm_oracle::Libpfm4;
 use pfmlib::host::CpuIdResult;
-use pfmlib::{Host, Library, Os};
+use pfmlib::{Host, Library, Options, Os, Vendor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -261,6 +261,33 @@ pub fn table_order(so: &Path) -> Result<Vec<String>, String> {
 }
 
 /// pfmlib's host for `leaves`, with the kernel files under `/`.
+/// pfmlib's own PMUs (beyond libpfm4) take ids from this one on.
+const OWN_PMU_IDS: u32 = 701;
+
+/// Models pfmlib detects a libpfm4 PMU on beyond libpfm4 (its own
+/// additions): (PMU, family, model). Jasper Lake (0x9c) is a Tremont with
+/// Elkhart Lake's (0x96) event list, so `tmt`.
+pub const OWN_MODELS: &[(&str, u32, u32)] = &[("tmt", 6, 0x9c)];
+
+/// pfmlib on `h` as libpfm4 would see it: without pfmlib's own PMUs (ids
+/// from 701) and without the PMUs it detects on models of [`OWN_MODELS`].
+pub fn libpfm4_view(h: Host) -> Library {
+    let mut off: Vec<String> = Library::global()
+        .pmus()
+        .filter(|p| p.info().id >= OWN_PMU_IDS)
+        .map(|p| p.name().to_string())
+        .collect();
+    if h.vendor == Vendor::Intel {
+        off.extend(
+            OWN_MODELS
+                .iter()
+                .filter(|m| (m.1, m.2) == (h.family, h.model))
+                .map(|m| m.0.to_string()),
+        );
+    }
+    Library::new(h, Options::new().disable_pmus(&off.join(",")))
+}
+
 fn host(leaves: &[Leaf]) -> Host {
     let leaves = leaves.to_vec();
     let reader = move |leaf: u32, _sub: u32| {
@@ -395,7 +422,7 @@ pub fn compare_all(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(id) = ids.get(i) else { break };
-                let lib = Library::with_host(host(&id.leaves));
+                let lib = libpfm4_view(host(&id.leaves));
                 let (diffs, present) = match run_child(so, &id.leaves, false) {
                     Ok(r) if skipped_for(&r, &lib, not_yet).is_some() => {
                         // A listed PMU is present on either side: the

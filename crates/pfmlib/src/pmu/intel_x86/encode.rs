@@ -6,7 +6,7 @@
 
 use super::vocab::{
     ev_flag, event_modifiers_required, modifier_id as m, offcore_raw_bits, pmu_flag, um_flag,
-    umask_event_code, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
+    umask_event_code, umask_ldlat, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
 };
 use crate::ctx::Ctx;
 use crate::desc::Desc;
@@ -67,6 +67,8 @@ struct Extra {
     last_ucode: Option<u64>,
     ldlat: u64,
     ldlat_um: bool,
+    /// The threshold a unit mask given hard-wires.
+    ldlat_hw: Option<u64>,
     fe_thr: u64,
     fe_thr_um: bool,
     /// A unit mask given takes no modifier: none is written in the
@@ -139,6 +141,9 @@ fn raw_width(d: &Desc) -> u32 {
 fn umask_effects(x: &mut Extra, e: &mut Encoding, d: &Desc, um: UmaskDesc) -> Result<()> {
     let flags = um.flags();
     x.ldlat_um |= flags & um_flag::LDLAT != 0;
+    if let Some(v) = umask_ldlat(um) {
+        x.ldlat_hw = Some(v);
+    }
     x.fe_thr_um |= flags & um_flag::FETHR != 0;
     x.no_mods |= flags & um_flag::NO_MODS != 0;
     if flags & um_flag::CODE_OVERRIDE != 0 {
@@ -228,6 +233,12 @@ fn codes(
             ErrorKind::Attr,
             format!("{}: ldlat= needs a load-latency unit mask", d.event_name()),
         ));
+    }
+    if let Some(hw) = st.ldlat_hw {
+        if st.ldlat != 0 && st.ldlat != hw {
+            return Err(hardwired_error(d, "ldlat", hw, st.ldlat));
+        }
+        st.ldlat = hw;
     }
     if st.ldlat_um {
         if st.ldlat == 0 {
@@ -375,6 +386,28 @@ mod tests {
             let e = check_required_modifiers(req, given, &d).expect_err("not exact");
             assert_eq!(e.kind(), ErrorKind::Attr);
         }
+    }
+
+    /// A unit mask with a hard-wired load latency (`ldlat` key): it is the
+    /// second code; `ldlat=` may repeat it only.
+    #[test]
+    fn hard_wired_ldlat() {
+        let pmu = PmuDesc::by_name("srf").expect("srf table");
+        let ev = pmu.find_event("MEM_UOPS_RETIRED", |_| true).expect("event");
+        let um = ev
+            .umasks()
+            .find(|u| u.name() == "LOAD_LATENCY_GT_128")
+            .expect("unit mask");
+        assert_eq!(super::umask_ldlat(um), Some(128));
+        let lib = Library::with_host(Host::none());
+        let enc = |s: &str| lib.encode(s, Plm::DEFAULT, Os::None);
+        let e = enc("srf::MEM_UOPS_RETIRED:LOAD_LATENCY_GT_128").expect("encodes");
+        assert_eq!(e.codes, [0x5305d0, 128]);
+        let e = enc("srf::MEM_UOPS_RETIRED:LOAD_LATENCY_GT_128:ldlat=128").expect("same");
+        assert_eq!(e.codes, [0x5305d0, 128]);
+        let err = enc("srf::MEM_UOPS_RETIRED:LOAD_LATENCY_GT_128:ldlat=3").expect_err("other");
+        assert_eq!(err.kind(), ErrorKind::AttrSet);
+        assert!(super::umask_ldlat(ev.umasks().next().expect("ALL")).is_none());
     }
 
     #[test]

@@ -80,6 +80,15 @@ pub(crate) const UMASK_EXT_MODS_REQUIRED: usize = ext(defs::UMASK_EXT, "modifier
 /// Extra unit-mask word: the event select it substitutes + 1 (0: none).
 pub(crate) const UMASK_EXT_EVENT_CODE: usize = ext(defs::UMASK_EXT, "event_code");
 
+/// Extra unit-mask word: the load latency it hard-wires + 1 (0: none).
+pub(crate) const UMASK_EXT_LDLAT: usize = ext(defs::UMASK_EXT, "ldlat");
+
+/// The load-latency threshold a `ldlat` unit mask hard-wires (pfmlib's
+/// own `LOAD_LATENCY_GT_<n>` unit masks of the vendor-list tables).
+pub(crate) fn umask_ldlat(um: UmaskDesc) -> Option<u64> {
+    um.ext(UMASK_EXT_LDLAT).checked_sub(1).map(u64::from)
+}
+
 /// Counters unit mask `um` may use, if it restricts them (libpfm4's `ucntmsk`).
 pub(crate) fn umask_cntmsk(um: UmaskDesc) -> Option<u64> {
     let m = u64::from(um.ext(UMASK_EXT_CNTMSK)) | u64::from(um.ext(UMASK_EXT_CNTMSK + 1)) << 32;

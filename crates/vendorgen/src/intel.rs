@@ -1,0 +1,823 @@
+//! Intel's perfmon JSON (`<cpu>_core.json`: `{"Header", "Events": [...]}`)
+//! to an `intel_x86` data file, in libpfm4's conventions:
+//!
+//! - `EVENT.UMASK` is event `EVENT` with unit mask `UMASK` (further dots
+//!   become `_`); unit masks are whole values (`ncombo` where the event
+//!   has several), `ALL`/`ANY`/`ALL_BRANCHES` the default.
+//! - The event code is the most common `EventCode` of its unit masks; a
+//!   unit mask with another one is `code_override` with its `event_code`.
+//! - `CounterMask`, `Invert`, `EdgeDetect`, `AnyThread` are hard-wired
+//!   modifiers (`fixed = { c, i, e, t }`); `UMaskExt` (PERFEVTSEL bits
+//!   40-47) goes to bits 32-39 of the unit-mask code and `Equal` (bit 36)
+//!   to bit 28, so `code << 8` puts them in place.
+//! - Offcore response (`MSRIndex` 0x1a6/0x1a7): one event per `UMask`
+//!   value, `OCR0`, `OCR1` (code `UMask << 8 | EventCode`, flag `offcore`),
+//!   whose unit masks carry the `MSRValue`.
+//! - Load latency (0x3f6): a `ldlat` unit mask with the threshold it
+//!   hard-wires (`ldlat = MSRValue`); the event takes the `ldlat` modifier.
+//! - Fixed-counter pseudo events (`EventCode` 0x00) are written as perf
+//!   programs them on a general counter: the code of their `_P` twin
+//!   (`INST_RETIRED.ANY` as `ANY_P`, 0xc0), except `UMask` 0x03
+//!   (`CPU_CLK_UNHALTED.REF_TSC`), the kernel's pseudo code 0x0300.
+
+use crate::data;
+use anyhow::{bail, Context};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Options of the `intel` format.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Intel perfmon event list (`.../SRF/sierraforest_core.json`).
+    #[arg(long)]
+    json: PathBuf,
+    /// Data file written (`crates/pfmlib/data/intel_srf.toml`).
+    #[arg(long)]
+    out: PathBuf,
+    /// PMU name (`srf`).
+    #[arg(long)]
+    name: String,
+    /// PMU description.
+    #[arg(long)]
+    desc: String,
+    /// CPU family.
+    #[arg(long, default_value_t = 6)]
+    family: u32,
+    /// CPU models, comma-separated (`0xaf`).
+    #[arg(long)]
+    models: String,
+    /// Generic counters.
+    #[arg(long, default_value_t = 8)]
+    counters: u32,
+    /// The kernel's perf_events PMU.
+    #[arg(long, default_value = "cpu")]
+    perf_name: String,
+    /// Further data files whose descriptions are reused by name where the
+    /// output file has none (pfmlib's own words for the same event).
+    #[arg(long)]
+    desc_from: Vec<PathBuf>,
+    /// Intel's offcore matrix (`<cpu>_matrix.json`): offcore events become
+    /// `OFFCORE_RESPONSE_0`/`_1` with request (group 0) and response
+    /// (group 1) unit masks, as libpfm4's glm table has them.
+    #[arg(long)]
+    matrix: Option<PathBuf>,
+    /// Write nothing; print what would change.
+    #[arg(long)]
+    check: bool,
+}
+
+/// One vendor event, the fields we use.
+#[derive(Debug, Clone)]
+pub struct Vendor {
+    pub name: String,
+    pub code: u64,
+    pub umasks: Vec<u64>,
+    pub umask_ext: u64,
+    pub cmask: u64,
+    pub inv: u64,
+    pub edge: u64,
+    pub any: u64,
+    pub equal: u64,
+    pub msr_index: String,
+    pub msr_value: u64,
+    pub counters: u64,
+    pub precise: bool,
+    pub spec: bool,
+    pub deprecated: bool,
+}
+
+fn num(s: &str) -> anyhow::Result<u64> {
+    let s = s.trim();
+    let r = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16)
+    } else {
+        s.parse()
+    };
+    r.with_context(|| format!("bad number {s:?}"))
+}
+
+/// The counters field (`"0,1,2"` or `"Fixed counter 1"`) as a cntmsk.
+fn counters(s: &str) -> anyhow::Result<u64> {
+    if let Some(n) = s.strip_prefix("Fixed counter ") {
+        return Ok(1 << (32 + num(n)?));
+    }
+    s.split(',').try_fold(0, |m, c| Ok(m | 1 << num(c)?))
+}
+
+/// Reads the vendor file's events.
+pub fn read_vendor(text: &str) -> anyhow::Result<Vec<Vendor>> {
+    let doc: serde_json::Value = serde_json::from_str(text)?;
+    let events = doc["Events"].as_array().context("no Events array")?;
+    events.iter().map(vendor_event).collect()
+}
+
+fn vendor_event(e: &serde_json::Value) -> anyhow::Result<Vendor> {
+    let s = |k: &str| e.get(k).and_then(|v| v.as_str()).unwrap_or("0").to_string();
+    let n = |k: &str| num(&s(k));
+    let name = s("EventName");
+    let f = || -> anyhow::Result<Vendor> {
+        Ok(Vendor {
+            code: n("EventCode")?,
+            umasks: s("UMask").split(',').map(num).collect::<Result<_, _>>()?,
+            umask_ext: n("UMaskExt")?,
+            cmask: n("CounterMask")?,
+            inv: n("Invert")?,
+            edge: n("EdgeDetect")?,
+            any: n("AnyThread")?,
+            equal: n("Equal")?,
+            msr_index: s("MSRIndex").to_ascii_lowercase().replace(' ', ""),
+            msr_value: n("MSRValue")?,
+            counters: counters(&s("Counter"))?,
+            precise: s("Precise") == "1" || s("PEBS") != "0",
+            spec: s("Speculative") == "1",
+            deprecated: s("Deprecated") == "1",
+            name: name.clone(),
+        })
+    };
+    f().with_context(|| format!("event {name}"))
+}
+
+/// How a vendor event is encoded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    Plain,
+    Offcore,
+    LoadLatency,
+}
+
+impl Vendor {
+    /// What its MSR index says.
+    pub fn kind(&self) -> anyhow::Result<Kind> {
+        Ok(match self.msr_index.as_str() {
+            "0x00" | "0" => Kind::Plain,
+            "0x1a6,0x1a7" | "0x1a6" | "0x1a7" => Kind::Offcore,
+            "0x3f6" => Kind::LoadLatency,
+            other => bail!("{}: MSRIndex {other} not supported yet", self.name),
+        })
+    }
+
+    /// Our event and unit-mask names, one pair per `UMask` value.
+    pub fn names(&self) -> anyhow::Result<Vec<(String, String)>> {
+        let (ev, um) = self
+            .name
+            .split_once('.')
+            .with_context(|| format!("{}: no unit mask", self.name))?;
+        let um = um.replace('.', "_");
+        if self.kind()? == Kind::Offcore {
+            return Ok((0..self.umasks.len())
+                .map(|i| (format!("{ev}{i}"), um.clone()))
+                .collect());
+        }
+        Ok(vec![(ev.to_string(), um)])
+    }
+}
+
+/// One unit mask of ours.
+#[derive(Debug, Default)]
+struct Um {
+    name: String,
+    code: u64,
+    grp: u64,
+    event_code: u64,
+    fixed: Vec<(&'static str, u64)>,
+    ldlat: u64,
+    cntmsk: u64,
+    pebs: bool,
+    spec: bool,
+    deprecated: bool,
+}
+
+/// One event of ours.
+#[derive(Debug, Default)]
+struct Ev {
+    name: String,
+    code: u64,
+    offcore: bool,
+    /// Request and response groups (offcore matrix).
+    matrix: bool,
+    umasks: Vec<Um>,
+}
+
+/// The perf code (event select, unit mask) of a fixed-counter pseudo event.
+fn fixed_twin(v: &Vendor, all: &[Vendor]) -> anyhow::Result<(u64, u64)> {
+    if v.umasks == [3] {
+        return Ok((0, 3));
+    }
+    let twin = format!("{}_P", v.name);
+    let t = all
+        .iter()
+        .find(|t| t.name == twin)
+        .with_context(|| format!("{}: fixed-counter event without {twin}", v.name))?;
+    Ok((t.code, t.umasks[0]))
+}
+
+/// Builds our events from the vendor's.
+fn build(vendor: &[Vendor]) -> anyhow::Result<Vec<Ev>> {
+    let mut evs: BTreeMap<String, Ev> = BTreeMap::new();
+    for v in vendor {
+        let kind = v.kind()?;
+        for (i, (en, un)) in v.names()?.into_iter().enumerate() {
+            let umask = v.umasks[i];
+            let (mut code, mut ucode) = (v.code, umask);
+            if v.code == 0 {
+                (code, ucode) = fixed_twin(v, vendor)?;
+            }
+            let mut um = Um {
+                name: un,
+                cntmsk: v.counters,
+                pebs: v.precise,
+                spec: v.spec,
+                deprecated: v.deprecated,
+                ..Default::default()
+            };
+            if kind == Kind::Offcore {
+                code |= umask << 8;
+                um.code = v.msr_value;
+            } else {
+                um.code = ucode | v.umask_ext << 32 | v.equal << 28;
+            }
+            if kind == Kind::LoadLatency {
+                um.ldlat = v.msr_value;
+            }
+            for (k, val) in [("c", v.cmask), ("i", v.inv), ("e", v.edge), ("t", v.any)] {
+                if val != 0 {
+                    um.fixed.push((k, val));
+                }
+            }
+            um.event_code = code;
+            let ev = evs.entry(en.clone()).or_insert_with(|| Ev {
+                name: en,
+                offcore: kind == Kind::Offcore,
+                ..Default::default()
+            });
+            if ev.umasks.iter().any(|u| u.name == um.name) {
+                bail!("{}: unit mask {} twice", ev.name, um.name);
+            }
+            ev.umasks.push(um);
+        }
+    }
+    let mut out: Vec<Ev> = evs.into_values().collect();
+    for ev in &mut out {
+        ev.umasks.sort_by(|a, b| a.name.cmp(&b.name));
+        ev.code = common_code(ev);
+    }
+    Ok(out)
+}
+
+/// One entry of Intel's offcore matrix: request or response, its name,
+/// value (response values from bit 16), the MSRs (0: 0x1a6, 1: 0x1a7).
+struct MatrixEntry {
+    response: bool,
+    name: String,
+    value: u64,
+    regs: Vec<u64>,
+}
+
+/// Requests Intel's matrix files as responses (Goldmont Plus: PF_L2_CODE,
+/// request bit 6 beside PF_L2_DATA_RD's 4 and PF_L2_RFO's 5).
+const MISFILED_REQUESTS: &[&str] = &["PF_L2_CODE"];
+
+fn read_matrix(text: &str) -> anyhow::Result<Vec<MatrixEntry>> {
+    let doc: serde_json::Value = serde_json::from_str(text)?;
+    let events = doc["Events"].as_array().context("no Events array")?;
+    let s = |e: &serde_json::Value, k: &str| {
+        e.get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    events
+        .iter()
+        .map(|e| {
+            let (req, resp) = (s(e, "MATRIX_REQUEST"), s(e, "MATRIX_RESPONSE"));
+            let response = req == "Null" && !MISFILED_REQUESTS.contains(&resp.as_str());
+            let value = num(&s(e, "MATRIX_VALUE"))?;
+            Ok(MatrixEntry {
+                response,
+                name: if req == "Null" { resp } else { req }.replace('.', "_"),
+                value: if response { value << 16 } else { value },
+                regs: s(e, "MATRIX_REGISTER")
+                    .split(',')
+                    .map(num)
+                    .collect::<Result<_, _>>()?,
+            })
+        })
+        .collect()
+}
+
+/// `OFFCORE_RESPONSE_0`/`_1` from the matrix; every offcore event of the
+/// list must be one request and one response of it.
+fn matrix_events(text: &str, vendor: &[Vendor]) -> anyhow::Result<Vec<Ev>> {
+    let m = read_matrix(text)?;
+    let offcore: Vec<&Vendor> = vendor
+        .iter()
+        .filter(|v| v.kind().ok() == Some(Kind::Offcore))
+        .collect();
+    for v in &offcore {
+        let rest = v.name.split_once('.').map(|x| x.1).unwrap_or_default();
+        let (req, resp) = rest
+            .split_once('.')
+            .with_context(|| format!("{}: no response", v.name))?;
+        let find = |r: bool, n: &str| {
+            m.iter()
+                .find(|e| e.response == r && e.name == n.replace('.', "_"))
+        };
+        let (Some(q), Some(r)) = (find(false, req), find(true, resp)) else {
+            bail!("{}: request or response not in the matrix", v.name);
+        };
+        if q.value | r.value != v.msr_value {
+            bail!(
+                "{}: {:#x} is not the matrix's {:#x}",
+                v.name,
+                v.msr_value,
+                q.value | r.value
+            );
+        }
+    }
+    let base = offcore
+        .first()
+        .context("offcore matrix but no offcore event")?;
+    let counters = offcore.iter().fold(0, |c, v| c | v.counters);
+    let mut out = vec![];
+    for (i, &u) in base.umasks.iter().enumerate() {
+        let mut umasks: Vec<Um> = m
+            .iter()
+            .filter(|e| e.regs.contains(&(i as u64)))
+            .map(|e| Um {
+                name: e.name.clone(),
+                code: e.value,
+                grp: u64::from(e.response),
+                cntmsk: counters,
+                event_code: base.code | u << 8,
+                ..Default::default()
+            })
+            .collect();
+        umasks.sort_by(|a, b| (a.grp, &a.name).cmp(&(b.grp, &b.name)));
+        out.push(Ev {
+            name: format!("{}_{i}", base.name.split('.').next().unwrap_or_default()),
+            code: base.code | u << 8,
+            offcore: true,
+            matrix: true,
+            umasks,
+        });
+    }
+    Ok(out)
+}
+
+/// The most common event code of an event's unit masks (ties: the lowest).
+fn common_code(ev: &Ev) -> u64 {
+    let mut n: BTreeMap<u64, usize> = BTreeMap::new();
+    for u in &ev.umasks {
+        *n.entry(u.event_code).or_default() += 1;
+    }
+    let best = n.values().copied().max().unwrap_or(0);
+    n.into_iter()
+        .find(|&(_, c)| c == best)
+        .map_or(0, |(k, _)| k)
+}
+
+fn hex(v: u64) -> String {
+    format!("{v:#x}")
+}
+
+fn list(items: &[&str]) -> String {
+    let q: Vec<String> = items.iter().map(|s| data::quoted(s)).collect();
+    format!("[{}]", q.join(", "))
+}
+
+/// Looks a description up: the output file's, then the other files'.
+pub struct Descs(Vec<BTreeMap<String, String>>);
+
+impl Descs {
+    fn get(&self, key: &str) -> String {
+        self.0
+            .iter()
+            .find_map(|m| m.get(key).filter(|d| d.as_str() != data::TODO))
+            .cloned()
+            .unwrap_or_else(|| data::TODO.to_string())
+    }
+}
+
+/// The unit masks' counters, and the event's: their union.
+fn cntmsk(ev: &Ev) -> u64 {
+    ev.umasks.iter().fold(0, |m, u| m | u.cntmsk)
+}
+
+fn write_event(out: &mut String, ev: &Ev, descs: &Descs) {
+    let evmask = cntmsk(ev);
+    let ldlat = ev.umasks.iter().any(|u| u.ldlat != 0);
+    let mut mods = vec!["k", "u", "e", "i", "c"];
+    if ev.umasks.iter().any(|u| u.fixed.iter().any(|f| f.0 == "t")) {
+        mods.push("t");
+    }
+    if ldlat {
+        mods.push("ldlat");
+    }
+    let mut flags = vec![];
+    if ev.umasks.iter().any(|u| u.pebs) {
+        flags.push("pebs");
+    }
+    if ev.offcore {
+        flags.push("offcore");
+    }
+    if ev.umasks.iter().all(|u| u.spec) {
+        flags.push("spec");
+    }
+    if ev.umasks.iter().all(|u| u.deprecated) {
+        flags.push("deprecated");
+    }
+    let _ = write!(
+        out,
+        "\n[[event]]\nname = {}\ndesc = {}\ncode = {}\ncntmsk = {}\nmodifiers = {}\n",
+        data::quoted(&ev.name),
+        data::quoted(&descs.get(&ev.name)),
+        hex(ev.code),
+        hex(evmask),
+        list(&mods)
+    );
+    if !flags.is_empty() {
+        let _ = writeln!(out, "flags = {}", list(&flags));
+    }
+    let dfl = default_umask(ev);
+    for (i, u) in ev.umasks.iter().enumerate() {
+        write_umask(out, ev, u, Some(i) == dfl, evmask, descs);
+    }
+}
+
+/// The default unit mask: the only one, or one named ALL, ANY, ALL_BRANCHES
+/// (in a matrix, the response ANY_RESPONSE; requests have none).
+fn default_umask(ev: &Ev) -> Option<usize> {
+    if ev.matrix {
+        return ev
+            .umasks
+            .iter()
+            .position(|u| u.grp == 1 && u.name == "ANY_RESPONSE");
+    }
+    if ev.umasks.len() == 1 {
+        return Some(0);
+    }
+    ["ALL", "ANY", "ALL_BRANCHES"]
+        .iter()
+        .find_map(|n| ev.umasks.iter().position(|u| u.name == *n))
+}
+
+fn write_umask(out: &mut String, ev: &Ev, u: &Um, dfl: bool, evmask: u64, descs: &Descs) {
+    let mut flags = vec![];
+    if ev.umasks.len() > 1 && !ev.matrix {
+        flags.push("ncombo");
+    }
+    if u.pebs {
+        flags.push("pebs");
+    }
+    if dfl {
+        flags.push("dfl");
+    }
+    if u.ldlat != 0 {
+        flags.push("ldlat");
+    }
+    let overrides = !ev.offcore && u.event_code != ev.code;
+    if overrides {
+        flags.push("code_override");
+    }
+    let key = format!("{}:{}", ev.name, u.name);
+    let _ = write!(
+        out,
+        "\n  [[event.umask]]\n  name = {}\n  desc = {}\n  code = {}\n",
+        data::quoted(&u.name),
+        data::quoted(&descs.get(&key)),
+        hex(u.code)
+    );
+    if !flags.is_empty() {
+        let _ = writeln!(out, "  flags = {}", list(&flags));
+    }
+    if overrides {
+        let _ = writeln!(out, "  event_code = {}", hex(u.event_code & 0xff));
+    }
+    // A fixed-counter event also runs on the event's general counters
+    // (the kernel's pseudo code 0x0300 of REF_TSC only on its own).
+    let pseudo = overrides && u.event_code & 0xff == 0;
+    let own = if u.cntmsk & 0xffff_ffff == 0 && !pseudo {
+        u.cntmsk | (evmask & 0xffff_ffff)
+    } else {
+        u.cntmsk
+    };
+    if own != evmask {
+        let _ = writeln!(out, "  cntmsk = {}", hex(own));
+    }
+    if u.ldlat != 0 {
+        let _ = writeln!(out, "  ldlat = {}", u.ldlat);
+    }
+    if u.grp != 0 {
+        let _ = writeln!(out, "  grp = {}", u.grp);
+    }
+    if !u.fixed.is_empty() {
+        let f: Vec<String> = u.fixed.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        let _ = writeln!(out, "  fixed = {{ {} }}", f.join(", "));
+    }
+}
+
+/// The comment block before `[[pmu]]` of the existing file, or a new one.
+fn header(old: &str, a: &Args, json: &str) -> String {
+    let kept: Vec<&str> = old.lines().take_while(|l| l.starts_with('#')).collect();
+    if !kept.is_empty() {
+        return kept.join("\n") + "\n";
+    }
+    format!(
+        "# {} ({}: family {}, models {}).\n#\n# Generated by `pfm-vendorgen intel` from Intel's perfmon event list\n# {json} (facts only: names, codes, fields); descriptions are our own.\n# See SCHEMA.md for the format and vendorgen/src/intel.rs for the\n# conventions.\n",
+        a.desc, a.name, a.family, a.models
+    )
+}
+
+/// The whole data file.
+pub fn render(a: &Args, vendor: &[Vendor], old: &str, descs: &Descs) -> anyhow::Result<String> {
+    let mut evs = match &a.matrix {
+        Some(m) => {
+            let text = std::fs::read_to_string(m).with_context(|| m.display().to_string())?;
+            // The list's bare `OFFCORE_RESPONSE` (no unit mask) is the
+            // matrix events themselves.
+            let bare: Vec<&str> = vendor
+                .iter()
+                .filter(|v| v.kind().ok() == Some(Kind::Offcore))
+                .filter_map(|v| v.name.split('.').next())
+                .collect();
+            let rest: Vec<Vendor> = vendor
+                .iter()
+                .filter(|v| {
+                    v.kind().ok() != Some(Kind::Offcore) && !bare.contains(&v.name.as_str())
+                })
+                .cloned()
+                .collect();
+            let mut evs = build(&rest)?;
+            evs.extend(matrix_events(&text, vendor)?);
+            evs
+        }
+        None => build(vendor)?,
+    };
+    evs.sort_by(|a, b| a.name.cmp(&b.name));
+    let models: Vec<u64> = a.models.split(',').map(num).collect::<Result<_, _>>()?;
+    let models: Vec<String> = models.into_iter().map(hex).collect();
+    let fixed = vendor
+        .iter()
+        .filter(|v| v.counters >> 32 != 0)
+        .map(|v| 64 - (v.counters >> 32).leading_zeros())
+        .max()
+        .unwrap_or(0);
+    let json = a.json.file_name().map(|f| f.to_string_lossy().to_string());
+    let mut out = header(old, a, &json.unwrap_or_default());
+    let _ = write!(
+        out,
+        "\n[[pmu]]\nname = {}\ndesc = {}\nengine = \"intel_x86\"\nkind = \"core\"\nnum_cntrs = {}\nnum_fixed_cntrs = {fixed}\nmax_encoding = 2\nsupported_plm = [0, 3]\nflags = [\"raw_umask\", \"ecmask\"]\ncpu_vendor = \"intel\"\ncpu_family = {}\ncpu_models = [{}]\nperf_name = {}\n",
+        data::quoted(&a.name),
+        data::quoted(&a.desc),
+        a.counters,
+        a.family,
+        models.join(", "),
+        data::quoted(&a.perf_name),
+    );
+    for ev in &evs {
+        write_event(&mut out, ev, descs);
+    }
+    Ok(out)
+}
+
+/// Runs the format.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&a.json).with_context(|| a.json.display().to_string())?;
+    let vendor = read_vendor(&text)?;
+    let old = std::fs::read_to_string(&a.out).unwrap_or_default();
+    let mut maps = vec![data::descriptions(&a.out)?];
+    for f in &a.desc_from {
+        maps.push(data::descriptions(f)?);
+    }
+    let out = render(&a, &vendor, &old, &Descs(maps))?;
+    data::write_or_check(&a.out, &out, a.check)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Name, description, models, counters, list, matrix.
+    type Recipe = (
+        &'static str,
+        &'static str,
+        &'static str,
+        u32,
+        &'static str,
+        Option<&'static str>,
+    );
+
+    /// The committed tables and how each was generated (name, description,
+    /// models, counters, list, matrix): the recipe, checked by a test.
+    const TABLES: &[Recipe] = &[
+        (
+            "srf",
+            "Intel Sierra Forest (Crestmont E-core server)",
+            "0xaf",
+            8,
+            "SRF/sierraforest_core.json",
+            None,
+        ),
+        (
+            "grr",
+            "Intel Grand Ridge (Crestmont)",
+            "0xb6",
+            8,
+            "GRR/grandridge_core.json",
+            None,
+        ),
+        (
+            "cwf",
+            "Intel Clearwater Forest (Darkmont E-core server)",
+            "0xdd",
+            8,
+            "CWF/clearwaterforest_core.json",
+            None,
+        ),
+        (
+            "adln_grt",
+            "Intel Alder Lake-N Gracemont (E-cores only)",
+            "0xbe",
+            6,
+            "ADL/alderlake_gracemont_core.json",
+            None,
+        ),
+        (
+            "glp",
+            "Intel Goldmont Plus",
+            "0x7a",
+            4,
+            "GLP/goldmontplus_core.json",
+            Some("GLP/goldmontplus_matrix.json"),
+        ),
+    ];
+
+    /// `../shared/oracle/vendor/intel` beside the repository or its main
+    /// checkout (a git worktree), or `None`.
+    fn vendor_dir() -> Option<PathBuf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut tries = vec![root.join("../shared/oracle/vendor/intel")];
+        if let Ok(git) = std::fs::read_to_string(root.join(".git")) {
+            if let Some(main) = git
+                .strip_prefix("gitdir: ")
+                .and_then(|g| g.trim().split("/.git/").next())
+            {
+                tries.push(std::path::Path::new(main).join("../shared/oracle/vendor/intel"));
+            }
+        }
+        let found = tries.into_iter().find(|d| d.is_dir());
+        if found.is_none() && std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_some() {
+            panic!("the vendor lists are required (PFMLIB_REQUIRE_ORACLE) but not found");
+        }
+        found
+    }
+
+    /// The generator reproduces every committed Intel table from the
+    /// vendor lists (descriptions kept from the table itself).
+    #[test]
+    fn committed_tables_reproduce() {
+        let Some(dir) = vendor_dir() else {
+            eprintln!("SKIPPED: ../shared/oracle/vendor not found");
+            return;
+        };
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pfmlib/data");
+        for &(name, desc, models, counters, json, matrix) in TABLES {
+            let a = Args {
+                json: dir.join(json),
+                out: data.join(format!("intel_{name}.toml")),
+                name: name.into(),
+                desc: desc.into(),
+                family: 6,
+                models: models.into(),
+                counters,
+                perf_name: "cpu".into(),
+                desc_from: vec![],
+                matrix: matrix.map(|m| dir.join(m)),
+                check: true,
+            };
+            let text = std::fs::read_to_string(&a.json).unwrap();
+            let old = std::fs::read_to_string(&a.out).unwrap();
+            let descs = Descs(vec![data::descriptions(&a.out).unwrap()]);
+            let out = render(&a, &read_vendor(&text).unwrap(), &old, &descs).unwrap();
+            assert!(
+                out == old,
+                "{name}: the generator would change {}",
+                a.out.display()
+            );
+        }
+    }
+
+    const JSON: &str = r#"{"Header": {}, "Events": [
+      {"EventCode": "0x00", "UMask": "0x01", "EventName": "INST_RETIRED.ANY", "Counter": "Fixed counter 0", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0", "Precise": "1"},
+      {"EventCode": "0xc0", "UMask": "0x00", "EventName": "INST_RETIRED.ANY_P", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0xcd", "UMask": "0x03", "EventName": "ARITH.DIV_ACTIVE", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "1", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0x24", "UMask": "0x7f", "UMaskExt": "0x01", "EventName": "L2_REQUEST.MISS", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0xd0", "UMask": "0x05", "EventName": "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_8", "Counter": "0,1", "MSRIndex": "0x3F6", "MSRValue": "0x8", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", "Counter": "0,1", "MSRIndex": "0x1a6,0x1a7", "MSRValue": "0x10003C0002", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"}
+    ]}"#;
+
+    fn args() -> Args {
+        Args {
+            json: "x/t_core.json".into(),
+            out: "/nonexistent/t.toml".into(),
+            name: "t".into(),
+            desc: "Test".into(),
+            family: 6,
+            models: "0xaf".into(),
+            counters: 2,
+            perf_name: "cpu".into(),
+            desc_from: vec![],
+            matrix: None,
+            check: true,
+        }
+    }
+
+    #[test]
+    fn conventions() {
+        let v = read_vendor(JSON).unwrap();
+        let out = render(&args(), &v, "", &Descs(vec![])).unwrap();
+        let doc: toml::Value = toml::from_str(&out).unwrap();
+        let evs = doc["event"].as_array().unwrap();
+        let names: Vec<&str> = evs.iter().map(|e| e["name"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            [
+                "ARITH",
+                "INST_RETIRED",
+                "L2_REQUEST",
+                "MEM_UOPS_RETIRED",
+                "OCR0",
+                "OCR1"
+            ]
+        );
+        assert!(
+            out.contains("code = 0x10000007f\n"),
+            "UMaskExt in bits 32-39"
+        );
+        assert!(out.contains("fixed = { c = 1 }"));
+        assert!(out.contains("ldlat = 8\n"));
+        assert!(out.contains("name = \"DEMAND_RFO_L3_HIT_SNOOP_HITM\""));
+        assert!(out.contains("code = 0x2b7\n"));
+        assert!(out.contains("num_fixed_cntrs = 1\n"));
+        // INST_RETIRED.ANY is written as its general-counter twin.
+        let inst = &evs[1];
+        assert_eq!(inst["code"].as_integer(), Some(0xc0));
+        let um = inst["umask"].as_array().unwrap();
+        assert_eq!(um[0]["code"].as_integer(), Some(0));
+        assert!(um[0].get("event_code").is_none());
+        assert!(out.contains("desc = \"TODO\""));
+    }
+
+    /// An offcore matrix: request and response unit masks of
+    /// `OFFCORE_RESPONSE_0`/`_1`; the list's combinations must agree.
+    #[test]
+    fn matrix() {
+        const CORE: &str = r#"{"Events": [
+          {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OFFCORE_RESPONSE", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00"},
+          {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", "Counter": "0,1", "MSRIndex": "0x1a6, 0x1a7", "MSRValue": "0x3600000001"}
+        ]}"#;
+        const MATRIX: &str = r#"{"Events": [
+          {"MATRIX_REQUEST": "DEMAND_DATA_RD", "MATRIX_RESPONSE": "Null", "MATRIX_VALUE": "0x0001 ", "MATRIX_REGISTER": "0,1"},
+          {"MATRIX_REQUEST": "Null", "MATRIX_RESPONSE": "L2_MISS.ANY", "MATRIX_VALUE": "0x360000", "MATRIX_REGISTER": "0,1"},
+          {"MATRIX_REQUEST": "Null", "MATRIX_RESPONSE": "OUTSTANDING", "MATRIX_VALUE": "0x400000", "MATRIX_REGISTER": "0"}
+        ]}"#;
+        let v = read_vendor(CORE).unwrap();
+        let evs = matrix_events(MATRIX, &v).unwrap();
+        assert_eq!(evs.len(), 2);
+        assert_eq!(
+            (evs[0].name.as_str(), evs[0].code),
+            ("OFFCORE_RESPONSE_0", 0x1b7)
+        );
+        assert_eq!(evs[0].umasks.len(), 3);
+        assert_eq!(evs[1].umasks.len(), 2, "OUTSTANDING on register 0 only");
+        let miss = evs[0]
+            .umasks
+            .iter()
+            .find(|u| u.name == "L2_MISS_ANY")
+            .unwrap();
+        assert_eq!((miss.code, miss.grp), (0x3600000000, 1));
+        let bad = CORE.replace("0x3600000001", "0x3600000002");
+        assert!(matrix_events(MATRIX, &read_vendor(&bad).unwrap()).is_err());
+    }
+
+    /// Re-running on its own output with the same input changes nothing;
+    /// the descriptions written are kept.
+    #[test]
+    fn idempotent() {
+        let v = read_vendor(JSON).unwrap();
+        let first = render(&args(), &v, "", &Descs(vec![])).unwrap();
+        let edited = first.replacen("desc = \"TODO\"", "desc = \"Ours.\"", 1);
+        let dir = std::env::temp_dir().join(format!("vendorgen-intel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.toml");
+        std::fs::write(&path, &edited).unwrap();
+        let descs = Descs(vec![data::descriptions(&path).unwrap()]);
+        let again = render(&args(), &v, &edited, &descs).unwrap();
+        assert_eq!(again, edited);
+        assert!(!data::write_or_check(&path, &again, true).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
