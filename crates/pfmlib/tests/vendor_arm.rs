@@ -108,23 +108,6 @@ const UNNAMED: &[(u32, &str)] = &[
     (0xe8, "ST_DEP_STALL"),
 ];
 
-/// The vendor folder, if found.
-fn vendor_dir() -> Option<PathBuf> {
-    let ok = |p: PathBuf| p.join("arm").is_dir().then_some(p);
-    if let Some(p) = std::env::var_os("PFMLIB_VENDOR_DIR") {
-        return ok(PathBuf::from(p));
-    }
-    if let Some(p) = std::env::var_os("PFMLIB_ORACLE_DIR") {
-        if let Some(v) = Path::new(&p).parent().and_then(|d| ok(d.join("vendor"))) {
-            return Some(v);
-        }
-    }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .find_map(|a| ok(a.join("shared/oracle/vendor")))
-}
-
 /// One vendor event: name (None: the file names none), code (None: none),
 /// description.
 type Raw = (Option<String>, Option<u32>, String);
@@ -214,12 +197,7 @@ fn cpuinfo(implementer: &str, part: &str) -> String {
 
 #[test]
 fn every_vendor_event_encodes_to_its_code() {
-    let Some(dir) = vendor_dir() else {
-        assert!(
-            std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_none(),
-            "PFMLIB_REQUIRE_ORACLE is set but shared/oracle/vendor was not found"
-        );
-        eprintln!("SKIPPED: shared/oracle/vendor not found (set PFMLIB_VENDOR_DIR)");
+    let Some(dir) = common::vendor::vendor_dir("arm") else {
         return;
     };
     let mut common = BTreeMap::new();

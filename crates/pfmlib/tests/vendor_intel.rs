@@ -61,32 +61,7 @@ const FIXED_AS_PERF: &[(&str, u64)] = &[
 
 /// The vendor folder, or `None` (after saying why) when it is not there.
 fn vendor_dir() -> Option<PathBuf> {
-    let mut tries: Vec<PathBuf> = vec![];
-    if let Some(d) = std::env::var_os("PFMLIB_VENDOR_DIR") {
-        tries.push(d.into());
-    }
-    if let Some(d) = std::env::var_os("PFMLIB_ORACLE_DIR") {
-        tries.push(Path::new(&d).join("../vendor"));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    tries.push(root.join("../shared/oracle/vendor"));
-    // A git worktree: `.git` names the main checkout's `.git/worktrees/..`.
-    if let Ok(git) = std::fs::read_to_string(root.join(".git")) {
-        if let Some(main) = git
-            .strip_prefix("gitdir: ")
-            .and_then(|g| g.trim().split("/.git/").next())
-        {
-            tries.push(Path::new(main).join("../shared/oracle/vendor"));
-        }
-    }
-    if let Some(d) = tries.into_iter().find(|d| d.join("intel").is_dir()) {
-        return Some(d);
-    }
-    if std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_some() {
-        panic!("the vendor lists are required (PFMLIB_REQUIRE_ORACLE) but not found");
-    }
-    eprintln!("SKIPPED: ../shared/oracle/vendor not found");
-    None
+    common::vendor::vendor_dir("intel")
 }
 
 fn num(v: &Value, k: &str) -> u64 {

@@ -618,20 +618,10 @@ mod tests {
     /// repository; `PFMLIB_REQUIRE_ORACLE` makes it required).
     #[test]
     fn committed_files_are_reproduced() {
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let vendor = manifest
-            .ancestors()
-            .map(|a| a.join("shared/oracle/vendor"))
-            .find(|p| p.join("arm").is_dir());
-        let Some(vendor) = vendor else {
-            assert!(
-                std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_none(),
-                "no shared/oracle/vendor"
-            );
-            eprintln!("SKIPPED: shared/oracle/vendor not found");
+        let Some(vendor) = data::vendor_dir("arm") else {
             return;
         };
-        let data_dir = manifest.join("../pfmlib/data");
+        let data_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pfmlib/data");
         for core in CORES {
             let events = core_events(&vendor, core).unwrap();
             let path = data_dir.join(core.file);

@@ -68,3 +68,30 @@ pub fn write_or_check(path: &Path, text: &str, check: bool) -> anyhow::Result<bo
 pub fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
+
+/// The vendors' lists for tests: `$PFMLIB_VENDOR_DIR`, else `vendor`
+/// beside `$PFMLIB_ORACLE_DIR` (`.ci/run` sets both), else a
+/// `shared/oracle/vendor` above this crate, if it holds `sub`. `None` when
+/// not found, a panic then if `PFMLIB_REQUIRE_ORACLE` is set.
+#[cfg(test)]
+pub fn vendor_dir(sub: &str) -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let mut tries: Vec<PathBuf> = Vec::new();
+    if let Some(d) = std::env::var_os("PFMLIB_VENDOR_DIR") {
+        tries.push(d.into());
+    }
+    if let Some(d) = std::env::var_os("PFMLIB_ORACLE_DIR") {
+        tries.push(PathBuf::from(d).join("../vendor"));
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    tries.extend(here.ancestors().map(|a| a.join("shared/oracle/vendor")));
+    let found = tries.into_iter().find(|d| d.join(sub).is_dir());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_none(),
+            "the vendor lists are required (PFMLIB_REQUIRE_ORACLE) but not found: set PFMLIB_VENDOR_DIR"
+        );
+        eprintln!("SKIPPED: the vendor lists (../shared/oracle/vendor) not found");
+    }
+    found
+}

@@ -655,32 +655,11 @@ mod tests {
         ),
     ];
 
-    /// `../shared/oracle/vendor/intel` beside the repository or its main
-    /// checkout (a git worktree), or `None`.
-    fn vendor_dir() -> Option<PathBuf> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut tries = vec![root.join("../shared/oracle/vendor/intel")];
-        if let Ok(git) = std::fs::read_to_string(root.join(".git")) {
-            if let Some(main) = git
-                .strip_prefix("gitdir: ")
-                .and_then(|g| g.trim().split("/.git/").next())
-            {
-                tries.push(std::path::Path::new(main).join("../shared/oracle/vendor/intel"));
-            }
-        }
-        let found = tries.into_iter().find(|d| d.is_dir());
-        if found.is_none() && std::env::var_os("PFMLIB_REQUIRE_ORACLE").is_some() {
-            panic!("the vendor lists are required (PFMLIB_REQUIRE_ORACLE) but not found");
-        }
-        found
-    }
-
     /// The generator reproduces every committed Intel table from the
     /// vendor lists (descriptions kept from the table itself).
     #[test]
     fn committed_tables_reproduce() {
-        let Some(dir) = vendor_dir() else {
-            eprintln!("SKIPPED: ../shared/oracle/vendor not found");
+        let Some(dir) = crate::data::vendor_dir("intel").map(|d| d.join("intel")) else {
             return;
         };
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pfmlib/data");

@@ -438,26 +438,11 @@ mod tests {
         assert!(Keys::parse("0x1-0x2").is_err());
     }
 
-    /// Where the vendor folder is: beside `$PFMLIB_ORACLE_DIR` (`.ci/run`'s
-    /// IA-64 oracle folder) or in a `shared/oracle/` beside the checkout.
-    fn vendor() -> Option<PathBuf> {
-        let env =
-            std::env::var_os("PFMLIB_ORACLE_DIR").map(|d| PathBuf::from(d).join("../vendor/riscv"));
-        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-        env.into_iter()
-            .chain(
-                here.ancestors()
-                    .map(|a| a.join("shared/oracle/vendor/riscv")),
-            )
-            .find(|p| p.join("mapfile.csv").is_file())
-    }
-
     /// The committed data files are what the generator writes, and a second
     /// run changes nothing.
     #[test]
     fn reproduces_the_committed_files() {
-        let Some(vendor) = vendor() else {
-            eprintln!("skipped: no vendor folder");
+        let Some(vendor) = crate::data::vendor_dir("riscv").map(|d| d.join("riscv")) else {
             return;
         };
         let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pfmlib/data");

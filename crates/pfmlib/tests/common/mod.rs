@@ -6,4 +6,5 @@ pub mod riscv;
 pub mod sweep;
 pub mod torrent;
 pub mod validate;
+pub mod vendor;
 pub mod words;
