@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{pfm, present, run_on, stderr, stdout, write_tree};
+use common::{check_json_on, present, run_on, write_tree};
 use serde_json::Value;
 
 /// The router's `/proc/cpuinfo` (the one libpfm4's source quotes, with the
@@ -91,41 +91,23 @@ fn list_json_names_the_cpu_model() {
     assert_eq!(mods, ["k", "u", "s", "e"]);
 }
 
-/// One `pfm check --json` answer (the first line); the command fails
-/// (status 1) when the event does not encode.
-fn check(dir: &std::path::Path, args: &[&str]) -> Value {
-    let root = dir.to_string_lossy();
-    let mut all = vec!["--host-root", root.as_ref(), "check", "--json"];
-    all.extend_from_slice(args);
-    let o = pfm(&all);
-    let v: Value =
-        serde_json::from_str(stdout(&o).lines().next().unwrap_or_default()).expect("JSON");
-    assert_eq!(
-        o.status.success(),
-        v["ok"] == true,
-        "{all:?}: {}",
-        stderr(&o)
-    );
-    v
-}
-
 #[test]
 fn check_encodes_as_libpfm4() {
     let dir = router();
     // Unprefixed names reach the 74K (the first active PMU).
-    let v = check(dir.path(), &["CYCLES"]);
+    let v = check_json_on(dir.path(), &["CYCLES"]);
     assert_eq!(v["pmu"], "mips_74k");
     assert_eq!(v["codes"], serde_json::json!(["0xa", "0xf"]));
     assert_eq!(v["fstr"], "mips_74k::CYCLES:k=1:u=1:s=0:e=0");
     // libpfm4's own vectors (tests/validate_mips.c).
-    let v = check(dir.path(), &["mips_74k::JR_31_MISPREDICTIONS:s:e"]);
+    let v = check_json_on(dir.path(), &["mips_74k::JR_31_MISPREDICTIONS:s:e"]);
     assert_eq!(v["codes"], serde_json::json!(["0x45", "0xa"]));
     assert_eq!(v["fstr"], "mips_74k::JR_31_MISPREDICTIONS:k=0:u=0:s=1:e=1");
-    let v = check(dir.path(), &["PREDICTED_JR_31:u:k"]);
+    let v = check_json_on(dir.path(), &["PREDICTED_JR_31:u:k"]);
     assert_eq!(v["codes"], serde_json::json!(["0x4a", "0x5"]));
     // perf_events: PERF_TYPE_RAW, the event number, bit 7 for the odd
     // counters' events; the levels are perf's.
-    let v = check(
+    let v = check_json_on(
         dir.path(),
         &["--os", "perf-ext", "JR_31_MISPREDICTIONS:u:period=1000"],
     );
@@ -137,7 +119,7 @@ fn check_encodes_as_libpfm4() {
         v["fstr"],
         "mips_74k::JR_31_MISPREDICTIONS:u=1:k=0:h=0:period=1000:freq=1000:excl=0:mg=0:mh=1"
     );
-    let v = check(dir.path(), &["--os", "perf", "INSTRUCTIONS"]);
+    let v = check_json_on(dir.path(), &["--os", "perf", "INSTRUCTIONS"]);
     assert_eq!(v["perf"]["config"], "0x1");
     // What the PMU does not take.
     for (bad, error) in [
@@ -146,9 +128,9 @@ fn check_encodes_as_libpfm4() {
         ("CYCLES:h", "PFM_ERR_ATTR"),
         ("mips_74k::NO_SUCH", "PFM_ERR_NOTFOUND"),
     ] {
-        let v = check(dir.path(), &[bad]);
+        let v = check_json_on(dir.path(), &[bad]);
         assert_eq!(v["error"]["name"], error, "{bad}");
     }
-    let v = check(dir.path(), &["--os", "perf-ext", "CYCLES:precise=1"]);
+    let v = check_json_on(dir.path(), &["--os", "perf-ext", "CYCLES:precise=1"]);
     assert_eq!(v["error"]["name"], "PFM_ERR_ATTR");
 }

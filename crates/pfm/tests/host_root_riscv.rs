@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{pfm, present, run_on, stderr, stdout, write_tree};
+use common::{check_json_on, present, run_on, write_tree};
 use serde_json::Value;
 
 /// One hart of the board.
@@ -97,38 +97,20 @@ fn list_json_names_the_identity() {
     assert_eq!(p["events"][0]["name"], "FW_SET_TIMER");
 }
 
-/// One `pfm check --json` answer (the first line); the command fails
-/// (status 1) when the event does not encode.
-fn check(dir: &std::path::Path, args: &[&str]) -> Value {
-    let root = dir.to_string_lossy();
-    let mut all = vec!["--host-root", root.as_ref(), "check", "--json"];
-    all.extend_from_slice(args);
-    let o = pfm(&all);
-    let v: Value =
-        serde_json::from_str(stdout(&o).lines().next().unwrap_or_default()).expect("JSON");
-    assert_eq!(
-        o.status.success(),
-        v["ok"] == true,
-        "{all:?}: {}",
-        stderr(&o)
-    );
-    v
-}
-
 #[test]
 fn check_encodes_as_the_kernel_takes_it() {
     let dir = board();
     // Unprefixed names reach the U74 and the firmware PMU.
-    let v = check(dir.path(), &["DCACHE_MISS"]);
+    let v = check_json_on(dir.path(), &["DCACHE_MISS"]);
     assert_eq!(v["pmu"], "riscv_sifive_u74");
     assert_eq!(v["codes"], serde_json::json!(["0x202"]));
     assert_eq!(v["fstr"], "riscv_sifive_u74::DCACHE_MISS");
-    let v = check(dir.path(), &["--os", "perf", "FW_ILLEGAL_INSN:u"]);
+    let v = check_json_on(dir.path(), &["--os", "perf", "FW_ILLEGAL_INSN:u"]);
     assert_eq!(v["pmu"], "riscv_sbi");
     assert_eq!(v["perf"]["type"], 4);
     assert_eq!(v["perf"]["config"], "0x8000000000000004");
     assert_eq!(v["perf"]["exclude_kernel"], true);
-    let v = check(
+    let v = check_json_on(
         dir.path(),
         &[
             "--os",
@@ -144,9 +126,9 @@ fn check_encodes_as_the_kernel_takes_it() {
         ("DCACHE_MISS:0x1", "PFM_ERR_ATTR"),
         ("riscv_sifive_u74::NO_SUCH", "PFM_ERR_NOTFOUND"),
     ] {
-        let v = check(dir.path(), &[bad]);
+        let v = check_json_on(dir.path(), &[bad]);
         assert_eq!(v["error"]["name"], error, "{bad}");
     }
-    let v = check(dir.path(), &["--os", "perf-ext", "DCACHE_MISS:precise=1"]);
+    let v = check_json_on(dir.path(), &["--os", "perf-ext", "DCACHE_MISS:precise=1"]);
     assert_eq!(v["error"]["name"], "PFM_ERR_ATTR");
 }

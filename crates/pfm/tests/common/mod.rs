@@ -104,3 +104,21 @@ pub fn present(dir: &Path, extra: &[&str]) -> Vec<String> {
         .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
         .collect()
 }
+
+/// One `pfm --host-root DIR check --json ARGS...` answer (its first
+/// line); the command's status must say whether the event encoded.
+pub fn check_json_on(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let root = dir.to_string_lossy();
+    let mut all = vec!["--host-root", root.as_ref(), "check", "--json"];
+    all.extend_from_slice(args);
+    let o = pfm(&all);
+    let v: serde_json::Value =
+        serde_json::from_str(stdout(&o).lines().next().unwrap_or_default()).expect("JSON");
+    assert_eq!(
+        o.status.success(),
+        v["ok"] == true,
+        "{all:?}: {}",
+        stderr(&o)
+    );
+    v
+}
