@@ -164,16 +164,33 @@ pub const FIXED: &[Fixed] = &[
     },
 ];
 
-/// Extra PMU keys.
-pub const PMU_EXT: &[ExtField] = &[ExtField {
-    key: "offcore_raw_bits",
-    kind: ExtKind::Int {
-        min: 1,
-        max: 64,
-        default: 38,
+/// Extra PMU keys: `offcore_raw_bits`, the width of a raw unit mask on an
+/// offcore event; `core_type` and `native_model` (pfmlib's own, the hybrid
+/// clients of the vendor lists): the kind of core the PMU counts on, as
+/// CPUID leaf 0x1A gives it (core type, EAX bits 31-24: 0x20 Atom, 0x40
+/// Core; native model id, bits 23-0), so that a hybrid CPU's PMUs are
+/// detected per kind of core it has.
+pub const PMU_EXT: &[ExtField] = &[
+    ExtField {
+        key: "offcore_raw_bits",
+        kind: ExtKind::Int {
+            min: 1,
+            max: 64,
+            default: 38,
+        },
+        required: false,
     },
-    required: false,
-}];
+    ExtField {
+        key: "core_type",
+        kind: ExtKind::OptInt { max: 0xff },
+        required: false,
+    },
+    ExtField {
+        key: "native_model",
+        kind: ExtKind::OptInt { max: 0xff_ffff },
+        required: false,
+    },
+];
 
 /// Extra event keys: `cpuid_bit`, the bit of CPUID.0AH:EBX that tells
 /// whether an architectural event exists (absent: always there);
@@ -198,7 +215,10 @@ pub const EVENT_EXT: &[ExtField] = &[
 /// `umodmsk_req`); `event_code`, the event select a `code_override` unit
 /// mask puts in place of the event's (libpfm4's `ucode & 0xff`); `ldlat`,
 /// the load-latency threshold a `ldlat` unit mask hard-wires (pfmlib's own,
-/// for the vendor lists' `LOAD_LATENCY_GT_<n>` events).
+/// for the vendor lists' `LOAD_LATENCY_GT_<n>` events); `frontend`, the
+/// value a unit mask hard-wires in the precise front-end register
+/// (`MSR_PEBS_FRONTEND`, 0x3f7; pfmlib's own, for the vendor lists' events
+/// with that MSR): the second code (`config1`) when the unit mask is given.
 pub const UMASK_EXT: &[ExtField] = &[
     ExtField {
         key: "cntmsk",
@@ -223,6 +243,11 @@ pub const UMASK_EXT: &[ExtField] = &[
     ExtField {
         key: "ldlat",
         kind: ExtKind::OptInt { max: 65535 },
+        required: false,
+    },
+    ExtField {
+        key: "frontend",
+        kind: ExtKind::OptInt { max: 0xff_ffff },
         required: false,
     },
 ];

@@ -15,7 +15,10 @@
 //! EdgeDetect<<18 | AnyThread<<21 | Invert<<23 | CounterMask<<24 |
 //! Equal<<36 | UMaskExt<<40; MSRIndex 0x1a6/0x1a7 (offcore response, one
 //! event `OCR<n>` per UMask value) and 0x3f6 (load latency) give config1 =
-//! MSRValue. Fixed-counter pseudo events (EventCode 0x00) are compared as
+//! MSRValue, as do 0x3f7 (precise front end) and Nova Lake's off-module
+//! response MSRs 0x3e0-0x3e3 (one event per UMask value, as offcore).
+//! Newer offcore events list one EventCode per MSR (`0x2A,0x2B`): event
+//! `OCR<n>` takes the n-th. Fixed-counter pseudo events (EventCode 0x00) are compared as
 //! perf programs them ([`FIXED_AS_PERF`]).
 
 mod common;
@@ -36,7 +39,27 @@ const CPUS: &[(&str, &str, u32)] = &[
     ("cwf", "CWF/clearwaterforest_core.json", 0xdd),
     ("adln_grt", "ADL/alderlake_gracemont_core.json", 0xbe),
     ("glp", "GLP/goldmontplus_core.json", 0x7a),
+    ("mtl_rwc", "MTL/meteorlake_redwoodcove_core.json", 0xaa),
+    ("mtl_cmt", "MTL/meteorlake_crestmont_core.json", 0xaa),
+    ("arl_lnc", "ARL/arrowlake_lioncove_core.json", 0xc5),
+    ("arl_skt", "ARL/arrowlake_skymont_core.json", 0xc5),
+    ("arl_cmt", "ARL/arrowlake_crestmont_core.json", 0xc5),
+    ("lnl_lnc", "LNL/lunarlake_lioncove_core.json", 0xbd),
+    ("lnl_skt", "LNL/lunarlake_skymont_core.json", 0xbd),
+    ("ptl_cgc", "PTL/pantherlake_cougarcove_core.json", 0xcc),
+    ("ptl_dkt", "PTL/pantherlake_darkmont_core.json", 0xcc),
+    ("nvl_cyc", "NVL/novalake_coyotecove_core.json", 0x1),
+    ("nvl_arw", "NVL/novalake_arcticwolf_core.json", 0x1),
 ];
+
+/// The CPU family of a PMU's models: 18 for Nova Lake, 6 for the rest.
+fn family(pmu: &str) -> u32 {
+    if pmu.starts_with("nvl_") {
+        18
+    } else {
+        6
+    }
+}
 
 /// Vendor events left out of the comparison, with why: none. Deprecated
 /// events are in our tables (they still count; the event is flagged
@@ -48,8 +71,13 @@ const EXCLUDED: &[(&str, &str)] = &[];
 /// code its fixed-counter constraints name (INST_RETIRED.ANY 0xc0,
 /// CPU_CLK_UNHALTED.CORE/THREAD 0x3c, the TOPDOWN_*.ALL of fixed counters
 /// 4-6 as 0x73, 0x019c, 0x02c2), and the pseudo code 0x0300 of
-/// CPU_CLK_UNHALTED.REF_TSC, which only fixed counter 2 takes.
+/// CPU_CLK_UNHALTED.REF_TSC, which only fixed counter 2 takes; the P-cores'
+/// INST_RETIRED.PREC_DIST and TOPDOWN.SLOTS, which have no general-counter
+/// twin, as the kernel's pseudo codes 0x0100 and 0x0400 (fixed counters 0
+/// and 3).
 const FIXED_AS_PERF: &[(&str, u64)] = &[
+    ("INST_RETIRED.PREC_DIST", 0x0100),
+    ("TOPDOWN.SLOTS", 0x0400),
     ("INST_RETIRED.ANY", 0x00c0),
     ("CPU_CLK_UNHALTED.CORE", 0x003c),
     ("CPU_CLK_UNHALTED.THREAD", 0x003c),
@@ -120,8 +148,11 @@ fn wants(e: &Value, matrix: bool) -> Vec<Want> {
     } else {
         num(e, "MSRValue")
     };
-    let base = num(e, "EventCode")
-        | num(e, "EdgeDetect") << 18
+    let codes: Vec<u64> = text(e, "EventCode")
+        .split(',')
+        .map(|c| parse(c, "EventCode"))
+        .collect();
+    let base = num(e, "EdgeDetect") << 18
         | num(e, "AnyThread") << 21
         | num(e, "Invert") << 23
         | num(e, "CounterMask") << 24
@@ -132,7 +163,11 @@ fn wants(e: &Value, matrix: bool) -> Vec<Want> {
         text(e, "PublicDescription").to_string(),
     ];
     let mut umasks: Vec<&str> = text(e, "UMask").split(',').collect();
-    let offcore = msr.contains("0x1a6");
+    let offcore = msr.contains("0x1a6") || msr.contains("0x3e0");
+    if offcore && codes.len() > umasks.len() {
+        // One unit mask for every register.
+        umasks.resize(codes.len(), umasks[0]);
+    }
     if offcore && !msr.contains("0x1a7") {
         // MSR 0x1a6 alone (Goldmont Plus' OUTSTANDING): the first event.
         umasks.truncate(1);
@@ -142,6 +177,7 @@ fn wants(e: &Value, matrix: bool) -> Vec<Want> {
         .enumerate()
         .map(|(i, u)| {
             let u = parse(u, "UMask");
+            let base = base | codes.get(i).or(codes.last()).copied().unwrap_or(0);
             let (ours, mut config) = if offcore && matrix {
                 (format!("{ev}_{i}:{um}"), base | u << 8)
             } else if offcore {
@@ -149,7 +185,7 @@ fn wants(e: &Value, matrix: bool) -> Vec<Want> {
             } else {
                 (format!("{ev}:{um}"), base | u << 8)
             };
-            if num(e, "EventCode") == 0 {
+            if codes == [0] {
                 config = FIXED_AS_PERF
                     .iter()
                     .find(|f| f.0 == name)
@@ -202,6 +238,15 @@ fn library(model: u32) -> Library {
     Library::new(Host::synthetic(Vendor::Intel, 6, model), Options::new())
 }
 
+/// A synthetic host of `pmu`'s family and `model` (no hybrid facts: every
+/// PMU of the model is active).
+fn library_for(pmu: &str, model: u32) -> Library {
+    Library::new(
+        Host::synthetic(Vendor::Intel, family(pmu), model),
+        Options::new(),
+    )
+}
+
 /// PERFEVTSEL bits that PFM_OS_NONE adds: USR, OS (default k and u), INT, EN.
 const NONE_BITS: u64 = 1 << 16 | 1 << 17 | 1 << 20 | 1 << 22;
 
@@ -210,7 +255,7 @@ fn every_vendor_event_encodes_as_its_fields_say() {
     let Some(dir) = vendor_dir() else { return };
     let mut checked = 0;
     for &(pmu, file, model) in CPUS {
-        let lib = library(model);
+        let lib = library_for(pmu, model);
         let matrix = MATRIX.iter().any(|m| m.0 == pmu);
         let mut bad = vec![];
         for e in vendor_events(&dir, file) {
@@ -266,7 +311,7 @@ fn every_vendor_event_encodes_as_its_fields_say() {
 fn nothing_missing_or_extra_and_our_own_words() {
     let Some(dir) = vendor_dir() else { return };
     for &(pmu, file, model) in CPUS {
-        let lib = library(model);
+        let lib = library_for(pmu, model);
         let events = vendor_events(&dir, file);
         let mut vendor: BTreeSet<String> = BTreeSet::new();
         let mut texts = std::collections::BTreeMap::new();

@@ -15,10 +15,18 @@
 //!   whose unit masks carry the `MSRValue`.
 //! - Load latency (0x3f6): a `ldlat` unit mask with the threshold it
 //!   hard-wires (`ldlat = MSRValue`); the event takes the `ldlat` modifier.
+//! - Precise front end (0x3f7): the unit mask hard-wires the front-end
+//!   register's value (`frontend = MSRValue`, the second code), its own
+//!   `UMask` in PERFEVTSEL as any other.
+//! - Off-module response (Nova Lake, MSRs 0x3e0-0x3e3, `Offmodule`): as
+//!   offcore response, one event per `UMask` value (`MEM_LOAD_L2_MISS_RETIRED0`
+//!   .. `3`, flag `offcore`) whose unit masks carry the `MSRValue`.
 //! - Fixed-counter pseudo events (`EventCode` 0x00) are written as perf
 //!   programs them on a general counter: the code of their `_P` twin
-//!   (`INST_RETIRED.ANY` as `ANY_P`, 0xc0), except `UMask` 0x03
-//!   (`CPU_CLK_UNHALTED.REF_TSC`), the kernel's pseudo code 0x0300.
+//!   (`INST_RETIRED.ANY` as `ANY_P`, 0xc0); `CPU_CLK_UNHALTED.REF_TSC`,
+//!   `TOPDOWN.SLOTS` and `INST_RETIRED.PREC_DIST` (no twin) as the kernel's
+//!   pseudo code `UMask << 8` (0x0300, 0x0400, 0x0100), which only their
+//!   fixed counter takes (the Linux perf tool's encodings of them).
 
 use crate::data;
 use anyhow::{bail, Context};
@@ -53,6 +61,14 @@ pub struct Args {
     /// The kernel's perf_events PMU.
     #[arg(long, default_value = "cpu")]
     perf_name: String,
+    /// Hybrid parts: the core type (CPUID leaf 0x1A, `0x20` Atom, `0x40`
+    /// Core) of the cores this PMU counts on (mapfile.csv's "Core Type").
+    #[arg(long)]
+    core_type: Option<String>,
+    /// Hybrid parts: the native model id of those cores (mapfile.csv's
+    /// "Native Model ID"), when the model has two kinds of core of one type.
+    #[arg(long)]
+    native_model: Option<String>,
     /// Further data files whose descriptions are reused by name where the
     /// output file has none (pfmlib's own words for the same event).
     #[arg(long)]
@@ -72,6 +88,8 @@ pub struct Args {
 pub struct Vendor {
     pub name: String,
     pub code: u64,
+    /// Every `EventCode` (newer offcore events list one per MSR: `0x2A,0x2B`).
+    pub codes: Vec<u64>,
     pub umasks: Vec<u64>,
     pub umask_ext: u64,
     pub cmask: u64,
@@ -118,7 +136,11 @@ fn vendor_event(e: &serde_json::Value) -> anyhow::Result<Vendor> {
     let name = s("EventName");
     let f = || -> anyhow::Result<Vendor> {
         Ok(Vendor {
-            code: n("EventCode")?,
+            code: s("EventCode").split(',').next().map_or(Ok(0), num)?,
+            codes: s("EventCode")
+                .split(',')
+                .map(num)
+                .collect::<Result<_, _>>()?,
             umasks: s("UMask").split(',').map(num).collect::<Result<_, _>>()?,
             umask_ext: n("UMaskExt")?,
             cmask: n("CounterMask")?,
@@ -144,6 +166,7 @@ pub enum Kind {
     Plain,
     Offcore,
     LoadLatency,
+    Frontend,
 }
 
 impl Vendor {
@@ -151,8 +174,9 @@ impl Vendor {
     pub fn kind(&self) -> anyhow::Result<Kind> {
         Ok(match self.msr_index.as_str() {
             "0x00" | "0" => Kind::Plain,
-            "0x1a6,0x1a7" | "0x1a6" | "0x1a7" => Kind::Offcore,
+            "0x1a6,0x1a7" | "0x1a6" | "0x1a7" | "0x3e0,0x3e1,0x3e2,0x3e3" => Kind::Offcore,
             "0x3f6" => Kind::LoadLatency,
+            "0x3f7" => Kind::Frontend,
             other => bail!("{}: MSRIndex {other} not supported yet", self.name),
         })
     }
@@ -165,7 +189,7 @@ impl Vendor {
             .with_context(|| format!("{}: no unit mask", self.name))?;
         let um = um.replace('.', "_");
         if self.kind()? == Kind::Offcore {
-            return Ok((0..self.umasks.len())
+            return Ok((0..self.umasks.len().max(self.codes.len()))
                 .map(|i| (format!("{ev}{i}"), um.clone()))
                 .collect());
         }
@@ -182,6 +206,7 @@ struct Um {
     event_code: u64,
     fixed: Vec<(&'static str, u64)>,
     ldlat: u64,
+    frontend: Option<u64>,
     cntmsk: u64,
     pebs: bool,
     spec: bool,
@@ -201,15 +226,12 @@ struct Ev {
 
 /// The perf code (event select, unit mask) of a fixed-counter pseudo event.
 fn fixed_twin(v: &Vendor, all: &[Vendor]) -> anyhow::Result<(u64, u64)> {
-    if v.umasks == [3] {
-        return Ok((0, 3));
-    }
     let twin = format!("{}_P", v.name);
-    let t = all
-        .iter()
-        .find(|t| t.name == twin)
-        .with_context(|| format!("{}: fixed-counter event without {twin}", v.name))?;
-    Ok((t.code, t.umasks[0]))
+    match (all.iter().find(|t| t.name == twin), v.umasks.as_slice()) {
+        (_, [3 | 4]) | (None, [1]) => Ok((0, v.umasks[0])),
+        (Some(t), _) => Ok((t.code, t.umasks[0])),
+        (None, _) => bail!("{}: fixed-counter event without {twin}", v.name),
+    }
 }
 
 /// Builds our events from the vendor's.
@@ -218,8 +240,11 @@ fn build(vendor: &[Vendor]) -> anyhow::Result<Vec<Ev>> {
     for v in vendor {
         let kind = v.kind()?;
         for (i, (en, un)) in v.names()?.into_iter().enumerate() {
-            let umask = v.umasks[i];
-            let (mut code, mut ucode) = (v.code, umask);
+            // Offcore events: the i-th register's event code and unit mask
+            // (one list may have a single value for every register).
+            let umask = v.umasks.get(i).or(v.umasks.last()).copied().unwrap_or(0);
+            let evcode = v.codes.get(i).or(v.codes.last()).copied().unwrap_or(0);
+            let (mut code, mut ucode) = (evcode, umask);
             if v.code == 0 {
                 (code, ucode) = fixed_twin(v, vendor)?;
             }
@@ -239,6 +264,9 @@ fn build(vendor: &[Vendor]) -> anyhow::Result<Vec<Ev>> {
             }
             if kind == Kind::LoadLatency {
                 um.ldlat = v.msr_value;
+            }
+            if kind == Kind::Frontend {
+                um.frontend = Some(v.msr_value);
             }
             for (k, val) in [("c", v.cmask), ("i", v.inv), ("e", v.edge), ("t", v.any)] {
                 if val != 0 {
@@ -509,6 +537,9 @@ fn write_umask(out: &mut String, ev: &Ev, u: &Um, dfl: bool, evmask: u64, descs:
     if u.ldlat != 0 {
         let _ = writeln!(out, "  ldlat = {}", u.ldlat);
     }
+    if let Some(fe) = u.frontend {
+        let _ = writeln!(out, "  frontend = {}", hex(fe));
+    }
     if u.grp != 0 {
         let _ = writeln!(out, "  grp = {}", u.grp);
     }
@@ -576,6 +607,12 @@ pub fn render(a: &Args, vendor: &[Vendor], old: &str, descs: &Descs) -> anyhow::
         models.join(", "),
         data::quoted(&a.perf_name),
     );
+    if let Some(ct) = &a.core_type {
+        let _ = writeln!(out, "core_type = {}", hex(num(ct)?));
+    }
+    if let Some(nm) = &a.native_model {
+        let _ = writeln!(out, "native_model = {}", hex(num(nm)?));
+    }
     for ev in &evs {
         write_event(&mut out, ev, descs);
     }
@@ -600,60 +637,238 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    /// Name, description, models, counters, list, matrix.
-    type Recipe = (
-        &'static str,
-        &'static str,
-        &'static str,
-        u32,
-        &'static str,
-        Option<&'static str>,
-    );
+    /// How a committed table was generated: the generator's arguments.
+    struct Recipe {
+        name: &'static str,
+        desc: &'static str,
+        family: u32,
+        models: &'static str,
+        counters: u32,
+        json: &'static str,
+        matrix: Option<&'static str>,
+        perf_name: &'static str,
+        core_type: Option<&'static str>,
+        native_model: Option<&'static str>,
+    }
 
-    /// The committed tables and how each was generated (name, description,
-    /// models, counters, list, matrix): the recipe, checked by a test.
+    /// A non-hybrid family 6 table on the kernel's `cpu` PMU.
+    const fn plain(
+        name: &'static str,
+        desc: &'static str,
+        models: &'static str,
+        counters: u32,
+        json: &'static str,
+    ) -> Recipe {
+        Recipe {
+            name,
+            desc,
+            family: 6,
+            models,
+            counters,
+            json,
+            matrix: None,
+            perf_name: "cpu",
+            core_type: None,
+            native_model: None,
+        }
+    }
+
+    /// A hybrid part's P-core table (`cpu_core`, core type 0x40).
+    const fn big(r: Recipe) -> Recipe {
+        Recipe {
+            perf_name: "cpu_core",
+            core_type: Some("0x40"),
+            ..r
+        }
+    }
+
+    /// A hybrid part's E-core table (`cpu_atom`, core type 0x20).
+    const fn small(r: Recipe) -> Recipe {
+        Recipe {
+            perf_name: "cpu_atom",
+            core_type: Some("0x20"),
+            ..r
+        }
+    }
+
+    /// Nova Lake's tables: family 18.
+    const fn fam18(r: Recipe) -> Recipe {
+        Recipe { family: 18, ..r }
+    }
+
+    /// The committed tables and how each was generated: the recipe, checked
+    /// by a test.
     const TABLES: &[Recipe] = &[
-        (
+        plain(
             "srf",
             "Intel Sierra Forest (Crestmont E-core server)",
             "0xaf",
             8,
             "SRF/sierraforest_core.json",
-            None,
         ),
-        (
+        plain(
             "grr",
             "Intel Grand Ridge (Crestmont)",
             "0xb6",
             8,
             "GRR/grandridge_core.json",
-            None,
         ),
-        (
+        plain(
             "cwf",
             "Intel Clearwater Forest (Darkmont E-core server)",
             "0xdd",
             8,
             "CWF/clearwaterforest_core.json",
-            None,
         ),
-        (
+        plain(
             "adln_grt",
             "Intel Alder Lake-N Gracemont (E-cores only)",
             "0xbe",
             6,
             "ADL/alderlake_gracemont_core.json",
-            None,
         ),
-        (
-            "glp",
-            "Intel Goldmont Plus",
-            "0x7a",
-            4,
-            "GLP/goldmontplus_core.json",
-            Some("GLP/goldmontplus_matrix.json"),
-        ),
+        Recipe {
+            matrix: Some("GLP/goldmontplus_matrix.json"),
+            ..plain(
+                "glp",
+                "Intel Goldmont Plus",
+                "0x7a",
+                4,
+                "GLP/goldmontplus_core.json",
+            )
+        },
+        big(plain(
+            "mtl_rwc",
+            "Intel Meteor Lake Redwood Cove (P-core)",
+            "0xaa,0xac,0xb5",
+            8,
+            "MTL/meteorlake_redwoodcove_core.json",
+        )),
+        small(plain(
+            "mtl_cmt",
+            "Intel Meteor Lake Crestmont (E-core)",
+            "0xaa,0xac,0xb5",
+            8,
+            "MTL/meteorlake_crestmont_core.json",
+        )),
+        big(plain(
+            "arl_lnc",
+            "Intel Arrow Lake Lion Cove (P-core)",
+            "0xc5,0xc6",
+            10,
+            "ARL/arrowlake_lioncove_core.json",
+        )),
+        Recipe {
+            native_model: Some("0x3"),
+            ..small(plain(
+                "arl_skt",
+                "Intel Arrow Lake Skymont (E-core)",
+                "0xc5,0xc6",
+                8,
+                "ARL/arrowlake_skymont_core.json",
+            ))
+        },
+        Recipe {
+            perf_name: "cpu_lowpower",
+            native_model: Some("0x2"),
+            ..small(plain(
+                "arl_cmt",
+                "Intel Arrow Lake-H low-power Crestmont (LP E-core)",
+                "0xc5",
+                8,
+                "ARL/arrowlake_crestmont_core.json",
+            ))
+        },
+        big(plain(
+            "lnl_lnc",
+            "Intel Lunar Lake Lion Cove (P-core)",
+            "0xbd",
+            10,
+            "LNL/lunarlake_lioncove_core.json",
+        )),
+        small(plain(
+            "lnl_skt",
+            "Intel Lunar Lake Skymont (E-core)",
+            "0xbd",
+            8,
+            "LNL/lunarlake_skymont_core.json",
+        )),
+        big(plain(
+            "ptl_cgc",
+            "Intel Panther Lake Cougar Cove (P-core)",
+            "0xcc,0xd5",
+            10,
+            "PTL/pantherlake_cougarcove_core.json",
+        )),
+        small(plain(
+            "ptl_dkt",
+            "Intel Panther Lake Darkmont (E-core)",
+            "0xcc,0xd5",
+            8,
+            "PTL/pantherlake_darkmont_core.json",
+        )),
+        fam18(big(plain(
+            "nvl_cyc",
+            "Intel Nova Lake Coyote Cove (P-core)",
+            "0x1,0x3",
+            8,
+            "NVL/novalake_coyotecove_core.json",
+        ))),
+        fam18(small(plain(
+            "nvl_arw",
+            "Intel Nova Lake Arctic Wolf (E-core)",
+            "0x1,0x3",
+            8,
+            "NVL/novalake_arcticwolf_core.json",
+        ))),
     ];
+
+    /// The generator's arguments of a recipe (`--check`).
+    fn recipe_args(r: &Recipe, dir: &std::path::Path, data: &std::path::Path) -> Args {
+        Args {
+            json: dir.join(r.json),
+            out: data.join(format!("intel_{}.toml", r.name)),
+            name: r.name.into(),
+            desc: r.desc.into(),
+            family: r.family,
+            models: r.models.into(),
+            counters: r.counters,
+            perf_name: r.perf_name.into(),
+            core_type: r.core_type.map(Into::into),
+            native_model: r.native_model.map(Into::into),
+            desc_from: vec![],
+            matrix: r.matrix.map(|m| dir.join(m)),
+            check: true,
+        }
+    }
+
+    /// Prints the command that regenerates every committed table (run with
+    /// `--ignored --nocapture`): the recipes as a shell script.
+    #[test]
+    #[ignore]
+    fn print_recipes() {
+        for r in TABLES {
+            let mut cmd = format!(
+                "cargo run -p pfm-vendorgen -- intel --json \"$V/{}\" --out crates/pfmlib/data/intel_{}.toml --name {} --desc '{}' --family {} --models {} --counters {} --perf-name {}",
+                r.json, r.name, r.name, r.desc, r.family, r.models, r.counters, r.perf_name
+            );
+            for (k, v) in [
+                ("core-type", r.core_type),
+                ("native-model", r.native_model),
+                ("matrix", r.matrix),
+            ] {
+                if let Some(v) = v {
+                    let v = if k == "matrix" {
+                        format!("\"$V/{v}\"")
+                    } else {
+                        v.to_string()
+                    };
+                    cmd += &format!(" --{k} {v}");
+                }
+            }
+            println!("{cmd}");
+        }
+    }
 
     /// The generator reproduces every committed Intel table from the
     /// vendor lists (descriptions kept from the table itself).
@@ -663,20 +878,8 @@ mod tests {
             return;
         };
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pfmlib/data");
-        for &(name, desc, models, counters, json, matrix) in TABLES {
-            let a = Args {
-                json: dir.join(json),
-                out: data.join(format!("intel_{name}.toml")),
-                name: name.into(),
-                desc: desc.into(),
-                family: 6,
-                models: models.into(),
-                counters,
-                perf_name: "cpu".into(),
-                desc_from: vec![],
-                matrix: matrix.map(|m| dir.join(m)),
-                check: true,
-            };
+        for r in TABLES {
+            let (name, a) = (r.name, recipe_args(r, &dir, &data));
             let text = std::fs::read_to_string(&a.json).unwrap();
             let old = std::fs::read_to_string(&a.out).unwrap();
             let descs = Descs(vec![data::descriptions(&a.out).unwrap()]);
@@ -708,6 +911,8 @@ mod tests {
             models: "0xaf".into(),
             counters: 2,
             perf_name: "cpu".into(),
+            core_type: None,
+            native_model: None,
             desc_from: vec![],
             matrix: None,
             check: true,

@@ -46,6 +46,28 @@ impl ArchPerfmon {
     }
 }
 
+/// One kind of core of a hybrid Intel CPU, as CPUID leaf 0x1A tells it on
+/// a core of that kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct HybridCore {
+    /// Core type, EAX bits 31-24: 0x20 Intel Atom, 0x40 Intel Core.
+    pub core_type: u8,
+    /// Native model id, EAX bits 23-0 (Arrow Lake's Skymont 3, its
+    /// low-power Crestmont 2).
+    pub native_model: u32,
+}
+
+impl HybridCore {
+    /// Decodes leaf 0x1A's EAX; `None` when it is 0 (not a hybrid part).
+    pub fn from_eax(eax: u32) -> Option<HybridCore> {
+        (eax != 0).then_some(HybridCore {
+            core_type: (eax >> 24) as u8,
+            native_model: eax & 0xff_ffff,
+        })
+    }
+}
+
 /// What CPUID says about the processor.
 pub(crate) struct CpuFacts {
     pub vendor: Vendor,
@@ -54,6 +76,11 @@ pub(crate) struct CpuFacts {
     pub stepping: u32,
     pub brand: Option<String>,
     pub arch_perfmon: Option<ArchPerfmon>,
+    /// CPUID.07H:EDX bit 15 (or `hybrid_cpu` in a recorded cpuinfo): a
+    /// hybrid part, whose kinds of core leaf 0x1A tells per core.
+    pub hybrid: bool,
+    /// Leaf 0x1A of the core that answered (hybrid parts only).
+    pub core: Option<HybridCore>,
 }
 
 /// Decodes vendor, family, model (extended fields folded in as the SDM and
@@ -95,6 +122,10 @@ pub(crate) fn decode<R: CpuIdReader>(reader: R) -> CpuFacts {
             edx: r.edx,
         }
     });
+    let hybrid = vendor == Vendor::Intel && max_leaf >= 7 && reader.cpuid2(7, 0).edx >> 15 & 1 == 1;
+    let core = (hybrid && max_leaf >= 0x1a)
+        .then(|| HybridCore::from_eax(reader.cpuid2(0x1a, 0).eax))
+        .flatten();
     CpuFacts {
         vendor,
         family,
@@ -102,6 +133,8 @@ pub(crate) fn decode<R: CpuIdReader>(reader: R) -> CpuFacts {
         stepping,
         brand,
         arch_perfmon,
+        hybrid,
+        core,
     }
 }
 

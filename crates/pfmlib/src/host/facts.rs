@@ -137,6 +137,28 @@ impl Facts {
         v
     }
 
+    /// `len` bytes at `offset` of the file at `path` (a character device
+    /// such as `/dev/cpu/0/cpuid`, or a regular file standing for one in a
+    /// recorded tree), read now; `None` when unreadable or short. Never
+    /// from in-memory files.
+    pub fn read_at(&self, path: &str, offset: u64, len: usize) -> Option<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let root = self.root.as_ref()?;
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(root.join(path.trim_start_matches('/')))
+            .ok()?;
+        let kind = f.metadata().ok()?.file_type();
+        use std::os::unix::fs::FileTypeExt;
+        if !(kind.is_file() || kind.is_char_device()) {
+            return None;
+        }
+        let mut buf = vec![0u8; len];
+        f.read_exact_at(&mut buf, offset).ok()?;
+        Some(buf)
+    }
+
     /// The contents of `path`, read now (for facts that change while a
     /// program runs, such as `/proc/self/status`).
     pub fn read_fresh(&self, path: &str) -> Option<String> {

@@ -15,7 +15,7 @@ mod s390x;
 mod sparc;
 
 pub use arch::Arch;
-pub use cpu::ArchPerfmon;
+pub use cpu::{ArchPerfmon, HybridCore};
 pub use cpuinfo::ArmCpuId;
 pub use raw_cpuid::{CpuIdReader, CpuIdResult};
 pub use riscv::RiscvIds;
@@ -95,6 +95,12 @@ pub struct Host {
     /// On MIPS hosts: the `cpu model` of `/proc/cpuinfo` as libpfm4 reads
     /// it (`None`: not a MIPS host, or libpfm4 would find none).
     pub mips_cpu_model: Option<String>,
+    /// On hybrid Intel hosts: the kinds of core present (CPUID leaf 0x1A of
+    /// every CPU, from `/dev/cpu/<n>/cpuid` or given), sorted, each once.
+    /// Empty when unknown: the hybrid PMUs are then chosen by the kernel's
+    /// hybrid PMUs (`cpu_core`, `cpu_atom`, `cpu_lowpower`), or all of the
+    /// model's are active.
+    pub hybrid_cores: Vec<HybridCore>,
     /// On RISC-V hosts: the first hart's `mvendorid`, `marchid` and
     /// `mimpid` from `/proc/cpuinfo` (`None`: not a RISC-V host, or the
     /// kernel does not tell them).
@@ -153,6 +159,37 @@ impl Host {
         let mut h = Host::from_facts(Arch::X86, facts);
         h.set_cpu(cpu::decode(reader));
         h
+    }
+
+    /// A host whose CPUs answer CPUID through `readers`, one per CPU (a
+    /// recorded hybrid machine, say): the first gives the identity, and
+    /// leaf 0x1A of each the kinds of core ([`Host::hybrid_cores`]).
+    /// `/sys` and `/proc` as [`Host::from_cpuid`].
+    pub fn from_cpuids<R: CpuIdReader>(readers: Vec<R>, root: Option<PathBuf>) -> Host {
+        let cores: Vec<HybridCore> = readers
+            .iter()
+            .filter_map(|r| cpu::decode(r.clone()).core)
+            .collect();
+        let mut it = readers.into_iter();
+        let mut h = match it.next() {
+            Some(first) => Host::from_cpuid(first, root),
+            None => Host::from_facts(Arch::X86, root.map_or_else(Facts::none, Facts::under)),
+        };
+        h.set_hybrid_cores(cores);
+        h
+    }
+
+    /// The same host with these kinds of hybrid core (tests, or a caller
+    /// that read leaf 0x1A on each CPU itself).
+    pub fn with_hybrid_cores(mut self, cores: Vec<HybridCore>) -> Host {
+        self.set_hybrid_cores(cores);
+        self
+    }
+
+    fn set_hybrid_cores(&mut self, mut cores: Vec<HybridCore>) {
+        cores.sort();
+        cores.dedup();
+        self.hybrid_cores = cores;
     }
 
     /// A host of architecture `arch` whose `/sys` and `/proc` are the
@@ -246,6 +283,7 @@ impl Host {
             perf_event_paranoid: None,
             mips_cpu_model: None,
             riscv: None,
+            hybrid_cores: Vec::new(),
             facts: Facts::none(),
         }
     }
@@ -419,6 +457,27 @@ impl Host {
         self.stepping = c.stepping;
         self.brand = c.brand;
         self.arch_perfmon = c.arch_perfmon;
+        if c.hybrid {
+            let cores = self.read_hybrid_cores();
+            self.set_hybrid_cores(cores);
+        }
+    }
+
+    /// Leaf 0x1A of every CPU from the kernel's CPUID device,
+    /// `/dev/cpu/<n>/cpuid` (16 bytes, EAX first, at offset 0x1a; root
+    /// only, with the `cpuid` module), live or in a recorded tree; empty
+    /// when none can be read.
+    fn read_hybrid_cores(&self) -> Vec<HybridCore> {
+        self.facts
+            .list_dir("/dev/cpu")
+            .iter()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .filter_map(|n| self.facts.read_at(&format!("/dev/cpu/{n}/cpuid"), 0x1a, 4))
+            .filter_map(|b| {
+                let eax = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                HybridCore::from_eax(eax)
+            })
+            .collect()
     }
 
     /// The kernel facts that are plain flags, from the files.
@@ -457,11 +516,14 @@ fn x86_cpuinfo(text: &str) -> Option<cpu::CpuFacts> {
         stepping: field("stepping").and_then(|s| s.parse().ok()).unwrap_or(0),
         brand: field("model name").map(str::to_string),
         arch_perfmon: None,
+        hybrid: field("flags").is_some_and(|f| f.split_whitespace().any(|w| w == "hybrid_cpu")),
+        core: None,
     })
 }
 
 /// Is `name`, an entry of `/sys/bus/event_source/devices`, the kernel's
-/// hardware CPU PMU? x86: `cpu`, or `cpu_core`/`cpu_atom` on hybrid parts.
+/// hardware CPU PMU? x86: `cpu`, or `cpu_core`/`cpu_atom`/`cpu_lowpower` on
+/// hybrid parts.
 /// Arm: the names of perf's Arm PMU drivers, `armv<N>_...` (`armv8_pmuv3_0`
 /// from ACPI, `armv8_cortex_a53` or `armv8_neoverse_n1` from the device
 /// tree, `armv7_cortex_a15` on 32-bit kernels), one per kind of core.
@@ -469,10 +531,12 @@ fn x86_cpuinfo(text: &str) -> Option<cpu::CpuFacts> {
 fn is_cpu_pmu_name(name: &str) -> bool {
     // `cpu` on x86, POWER, SPARC and MIPS; `cpum_cf`, the counter facility,
     // on IBM Z.
-    matches!(name, "cpu" | "cpu_core" | "cpu_atom" | "cpum_cf")
-        || name
-            .strip_prefix("armv")
-            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) && r.contains('_'))
+    matches!(
+        name,
+        "cpu" | "cpu_core" | "cpu_atom" | "cpu_lowpower" | "cpum_cf"
+    ) || name
+        .strip_prefix("armv")
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) && r.contains('_'))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use super::vocab::{
     ev_flag, event_modifiers_required, modifier_id as m, offcore_raw_bits, pmu_flag, um_flag,
-    umask_event_code, umask_ldlat, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
+    umask_event_code, umask_frontend, umask_ldlat, UMASK_EXT_MODS_REQUIRED, UMASK_EXT_REQ_GRP,
 };
 use crate::ctx::Ctx;
 use crate::desc::Desc;
@@ -71,6 +71,9 @@ struct Extra {
     ldlat_hw: Option<u64>,
     fe_thr: u64,
     fe_thr_um: bool,
+    /// The front-end register value a unit mask given hard-wires
+    /// (pfmlib's own `frontend` key).
+    fe_hw: Option<u64>,
     /// A unit mask given takes no modifier: none is written in the
     /// fully-qualified string.
     no_mods: bool,
@@ -145,6 +148,9 @@ fn umask_effects(x: &mut Extra, e: &mut Encoding, d: &Desc, um: UmaskDesc) -> Re
         x.ldlat_hw = Some(v);
     }
     x.fe_thr_um |= flags & um_flag::FETHR != 0;
+    if let Some(v) = umask_frontend(um) {
+        x.fe_hw = Some(v);
+    }
     x.no_mods |= flags & um_flag::NO_MODS != 0;
     if flags & um_flag::CODE_OVERRIDE != 0 {
         let code = umask_event_code(um);
@@ -247,6 +253,10 @@ fn codes(
         codes.truncate(1);
         codes.push(st.ldlat);
     }
+    if let Some(fe) = st.fe_hw {
+        codes.truncate(1);
+        codes.push(fe);
+    }
     let mut reg = PerfEvtSel(e.reg | (umask1 | umask2) << 8);
     reg.set_en(1);
     reg.set_int(1);
@@ -294,9 +304,10 @@ pub(super) fn encode_perf(ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Resul
     reg.set_usr(0);
     attr.config = reg.0;
     if let Some(&second) = codes.get(1) {
-        let has_ldlat = d
-            .umask_attrs()
-            .any(|j| d.umask(j).flags() & um_flag::LDLAT != 0);
+        let has_ldlat = d.umask_attrs().any(|j| {
+            let um = d.umask(j);
+            um.flags() & um_flag::LDLAT != 0 || umask_frontend(um).is_some()
+        });
         if d.event.flags() & (ev_flag::OFFCORE | ev_flag::FRONTEND) != 0 || has_ldlat {
             attr.config1 = second;
         }

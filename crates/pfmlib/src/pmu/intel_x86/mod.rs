@@ -8,7 +8,7 @@ mod vocab;
 
 pub(crate) use pfmlib_defs::intel_x86 as defs;
 pub(crate) use vocab::{ev_flag, modifier_id, pmu_flag, um_flag, umask_cntmsk};
-use vocab::{umask_ucode, EXT_CPUID_BIT};
+use vocab::{hybrid_core, umask_ucode, EXT_CPUID_BIT};
 
 use super::common::{cpu_matches, offer_without, Engine, EventFlags, UmaskInfo};
 use crate::ctx::Ctx;
@@ -137,6 +137,32 @@ fn pebs_umask_events(pmu: PmuDesc) -> Option<&'static [u64]> {
     Some(bits)
 }
 
+/// The kernel's hybrid core PMUs (Linux names them by kind of core).
+const KERNEL_HYBRID_PMUS: &[&str] = &["cpu_core", "cpu_atom", "cpu_lowpower"];
+
+/// A PMU tied to one kind of hybrid core (pfmlib's own hybrid tables) is
+/// detected where the host has such a core: by CPUID leaf 0x1A of its CPUs
+/// when known ([`Host::hybrid_cores`]), else by the kernel's hybrid PMU of
+/// its `perf_name` when the kernel has any, else with the model alone (as
+/// libpfm4 detects `adl_glc` and `adl_grt`).
+fn hybrid_core_present(pmu: PmuDesc, host: &Host) -> bool {
+    let Some((core_type, native)) = hybrid_core(pmu) else {
+        return true;
+    };
+    if !host.hybrid_cores.is_empty() {
+        return host
+            .hybrid_cores
+            .iter()
+            .any(|c| c.core_type == core_type && native.is_none_or(|n| n == c.native_model));
+    }
+    let dir = |n: &str| format!("{}/{n}", crate::host::EVENT_SOURCES);
+    if !KERNEL_HYBRID_PMUS.iter().any(|n| host.file_exists(&dir(n))) {
+        return true;
+    }
+    pmu.perf_name()
+        .is_some_and(|names| names.split(',').any(|n| host.file_exists(&dir(n.trim()))))
+}
+
 impl Engine for IntelX86 {
     fn defs(&self) -> &'static FamilyDefs {
         &defs::DEFS
@@ -144,7 +170,7 @@ impl Engine for IntelX86 {
 
     fn detect(&self, pmu: PmuDesc, host: &Host) -> bool {
         if !is_arch(pmu) {
-            return cpu_matches(pmu, host);
+            return cpu_matches(pmu, host) && hybrid_core_present(pmu, host);
         }
         host.vendor == Vendor::Intel
             && host.family >= 5

@@ -83,6 +83,15 @@ pub(crate) const UMASK_EXT_EVENT_CODE: usize = ext(defs::UMASK_EXT, "event_code"
 /// Extra unit-mask word: the load latency it hard-wires + 1 (0: none).
 pub(crate) const UMASK_EXT_LDLAT: usize = ext(defs::UMASK_EXT, "ldlat");
 
+/// Extra unit-mask word: the front-end register value it hard-wires + 1.
+pub(crate) const UMASK_EXT_FRONTEND: usize = ext(defs::UMASK_EXT, "frontend");
+
+/// The `MSR_PEBS_FRONTEND` value a unit mask hard-wires (pfmlib's own
+/// `frontend` key of the vendor-list tables): the second code.
+pub(crate) fn umask_frontend(um: UmaskDesc) -> Option<u64> {
+    um.ext(UMASK_EXT_FRONTEND).checked_sub(1).map(u64::from)
+}
+
 /// The load-latency threshold a `ldlat` unit mask hard-wires (pfmlib's
 /// own `LOAD_LATENCY_GT_<n>` unit masks of the vendor-list tables).
 pub(crate) fn umask_ldlat(um: UmaskDesc) -> Option<u64> {
@@ -139,6 +148,19 @@ pub(crate) fn can_auto_encode(ev: EventDesc, attr: usize) -> bool {
 
 /// Extra PMU word: width of a raw unit mask on an offcore event.
 pub(crate) const EXT_OFFCORE_RAW_BITS: usize = ext(defs::PMU_EXT, "offcore_raw_bits");
+
+/// Extra PMU word: the hybrid core type the PMU counts on + 1 (0: any).
+pub(crate) const EXT_CORE_TYPE: usize = ext(defs::PMU_EXT, "core_type");
+/// Extra PMU word: the native model id of that core + 1 (0: any).
+pub(crate) const EXT_NATIVE_MODEL: usize = ext(defs::PMU_EXT, "native_model");
+
+/// The kind of hybrid core a PMU counts on (CPUID leaf 0x1A's core type
+/// and, when the data names it, native model id); `None`: not tied to one.
+pub(crate) fn hybrid_core(pmu: PmuDesc) -> Option<(u8, Option<u32>)> {
+    let ct = pmu.ext(EXT_CORE_TYPE).checked_sub(1)?;
+    let nm = pmu.ext(EXT_NATIVE_MODEL).checked_sub(1);
+    Some((ct as u8, nm))
+}
 
 /// Width of a raw unit mask given to an offcore event.
 pub(crate) fn offcore_raw_bits(pmu: PmuDesc) -> u32 {
