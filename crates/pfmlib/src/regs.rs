@@ -84,6 +84,11 @@ register! {
         intx / set_intx: 32 ..= 32,
         /// Exclude aborted transactional regions (IN_TXCP).
         intxcp / set_intxcp: 33 ..= 33,
+        /// Equal (EQ, architectural perfmon v6): count cycles whose
+        /// occurrences equal the counter mask instead of reaching it.
+        eq / set_eq: 36 ..= 36,
+        /// Second unit mask (UMASK2, the vendor lists' `UMaskExt`).
+        umask2 / set_umask2: 40 ..= 47,
     }
 }
 

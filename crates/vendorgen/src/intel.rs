@@ -898,7 +898,13 @@ mod tests {
       {"EventCode": "0xcd", "UMask": "0x03", "EventName": "ARITH.DIV_ACTIVE", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "1", "Invert": "0", "EdgeDetect": "0"},
       {"EventCode": "0x24", "UMask": "0x7f", "UMaskExt": "0x01", "EventName": "L2_REQUEST.MISS", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
       {"EventCode": "0xd0", "UMask": "0x05", "EventName": "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_8", "Counter": "0,1", "MSRIndex": "0x3F6", "MSRValue": "0x8", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
-      {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", "Counter": "0,1", "MSRIndex": "0x1a6,0x1a7", "MSRValue": "0x10003C0002", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"}
+      {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", "Counter": "0,1", "MSRIndex": "0x1a6,0x1a7", "MSRValue": "0x10003C0002", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0x3c", "UMask": "0x00", "EventName": "CPU_CLK_UNHALTED.EQ_2", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "2", "Invert": "0", "EdgeDetect": "0", "Equal": "1"},
+      {"EventCode": "0xc6", "UMask": "0x03", "EventName": "FRONTEND_RETIRED.LATENCY_GE_8", "Counter": "0,1", "MSRIndex": "0x3F7", "MSRValue": "0x600806", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0xD6", "UMask": "0x01,0x02,0x04,0x08", "EventName": "MEM_LOAD_L2_MISS_RETIRED.L3_MISS", "Counter": "0,1", "MSRIndex": "0x3E0,0x3E1,0x3E2,0x3E3", "MSRValue": "0xFF03F000000001", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0", "Offmodule": "1"},
+      {"EventCode": "0x2A,0x2B", "UMask": "0x01", "EventName": "OCRX.DEMAND_DATA_RD_L3_MISS", "Counter": "0,1", "MSRIndex": "0x1a6,0x1a7", "MSRValue": "0x3FBFC00001", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0x00", "UMask": "0x04", "EventName": "TOPDOWN.SLOTS", "Counter": "Fixed counter 3", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"},
+      {"EventCode": "0xa4", "UMask": "0x01", "EventName": "TOPDOWN.SLOTS_P", "Counter": "0,1", "MSRIndex": "0x00", "MSRValue": "0x00", "CounterMask": "0", "Invert": "0", "EdgeDetect": "0"}
     ]}"#;
 
     fn args() -> Args {
@@ -930,13 +936,32 @@ mod tests {
             names,
             [
                 "ARITH",
+                "CPU_CLK_UNHALTED",
+                "FRONTEND_RETIRED",
                 "INST_RETIRED",
                 "L2_REQUEST",
+                "MEM_LOAD_L2_MISS_RETIRED0",
+                "MEM_LOAD_L2_MISS_RETIRED1",
+                "MEM_LOAD_L2_MISS_RETIRED2",
+                "MEM_LOAD_L2_MISS_RETIRED3",
                 "MEM_UOPS_RETIRED",
                 "OCR0",
-                "OCR1"
+                "OCR1",
+                "OCRX0",
+                "OCRX1",
+                "TOPDOWN"
             ]
         );
+        // Equal (PERFEVTSEL bit 36) is bit 28 of the unit-mask code.
+        assert!(out.contains("code = 0x10000000\n"), "Equal in bit 28");
+        // The front-end register's value is hard-wired by the unit mask.
+        assert!(out.contains("frontend = 0x600806\n"));
+        // Off-module response: the i-th register's unit mask (0x4 << 8).
+        assert!(out.contains("code = 0x4d6\n"));
+        // One event code per offcore register (0x2b for the second).
+        assert!(out.contains("code = 0x12b\n"));
+        // TOPDOWN.SLOTS as the kernel's pseudo code 0x0400.
+        assert!(out.contains("code = 0x4\n"));
         assert!(
             out.contains("code = 0x10000007f\n"),
             "UMaskExt in bits 32-39"
@@ -945,9 +970,9 @@ mod tests {
         assert!(out.contains("ldlat = 8\n"));
         assert!(out.contains("name = \"DEMAND_RFO_L3_HIT_SNOOP_HITM\""));
         assert!(out.contains("code = 0x2b7\n"));
-        assert!(out.contains("num_fixed_cntrs = 1\n"));
+        assert!(out.contains("num_fixed_cntrs = 4\n"));
         // INST_RETIRED.ANY is written as its general-counter twin.
-        let inst = &evs[1];
+        let inst = &evs[3];
         assert_eq!(inst["code"].as_integer(), Some(0xc0));
         let um = inst["umask"].as_array().unwrap();
         assert_eq!(um[0]["code"].as_integer(), Some(0));
