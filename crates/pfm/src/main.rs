@@ -63,6 +63,11 @@ fn parse_args() -> Result<Cli, ExitCode> {
                 return Err(ExitCode::from(EXIT_OUTPUT_FAILED));
             }
             if let Err(io) = e.print() {
+                // A reader that went away (`pfm --help | head`) ends pfm as
+                // SIGPIPE would, silently, as any other output.
+                if io.kind() == std::io::ErrorKind::BrokenPipe {
+                    return Err(exit_for(&anyhow::Error::from(io)));
+                }
                 if to_stdout {
                     warn!("pfm: cannot write the help: {io}");
                 }

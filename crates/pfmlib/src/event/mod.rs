@@ -107,8 +107,30 @@ fn resolve_inline<'a>(
     };
     match found {
         Some((pmu, ev, v)) => Ok((pmu, ev, v, attrs)),
-        None => Err(not_found(ename, pname)),
+        None => Err(not_found_here(ctx, ename, pname)),
     }
+}
+
+/// [`not_found`], saying why when the named PMU offers no event at all on
+/// this host (IBM Z's `cpum_cf`, whose counters depend on the machine).
+#[cold]
+fn not_found_here(ctx: &Ctx, ename: &str, pname: Option<&str>) -> Error {
+    let err = not_found(ename, pname);
+    let Some(pmu) = pname.and_then(PmuDesc::by_name) else {
+        return err;
+    };
+    let e = engine(pmu);
+    if pmu.nevents() == 0 || pmu.events().any(|ev| e.event_available(ctx, pmu, ev)) {
+        return err;
+    }
+    Error::new(
+        ErrorKind::NotFound,
+        format!(
+            "{}: PMU {} offers no events on this host (its event list depends on the machine it runs on)",
+            err.message(),
+            pmu.name()
+        ),
+    )
 }
 
 /// The PMU a `pmu::` prefix names, if events may be encoded for it here.
