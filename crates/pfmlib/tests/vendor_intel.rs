@@ -168,8 +168,9 @@ fn wants(e: &Value, matrix: bool) -> Vec<Want> {
         // One unit mask for every register.
         umasks.resize(codes.len(), umasks[0]);
     }
-    if offcore && !msr.contains("0x1a7") {
-        // MSR 0x1a6 alone (Goldmont Plus' OUTSTANDING): the first event.
+    // MSR 0x1a6 alone (Goldmont Plus' OUTSTANDING): the first event only;
+    // 0x1a6,0x1a7 and Nova Lake's 0x3e0-0x3e3 keep one per register.
+    if offcore && !msr.contains("0x1a7") && !msr.contains("0x3e1") {
         umasks.truncate(1);
     }
     umasks
