@@ -85,6 +85,7 @@ pub struct Event {
 pub struct Umask {
     pub name: String,
     pub desc: String,
+    #[serde(deserialize_with = "wide_code")]
     pub code: u64,
     #[serde(default)]
     pub grp: u32,
@@ -123,4 +124,23 @@ pub struct Ids {
     pub build_mips: Vec<String>,
     /// The PMUs of pfmlib's riscv64 build (no libpfm4 builds for RISC-V).
     pub build_riscv64: Vec<String>,
+}
+
+/// A unit mask's `code`: a TOML integer, or a string `"0x..."` for a value
+/// above `i64::MAX`, which a TOML integer cannot hold (Tremont's offcore
+/// `OUTSTANDING` response values set bit 63).
+fn wide_code<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Code {
+        Int(u64),
+        Hex(String),
+    }
+    match Code::deserialize(d)? {
+        Code::Int(v) => Ok(v),
+        Code::Hex(s) => s
+            .strip_prefix("0x")
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .ok_or_else(|| serde::de::Error::custom(format!("code {s:?} is no \"0x...\" number"))),
+    }
 }

@@ -18,7 +18,6 @@ use common::arm::{Build, UPSTREAM_ADDED};
 use pfmlib::{Arch, Host, Library, Os, Plm, Vendor};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A `/proc/cpuinfo` as Linux writes it, `n` processors of one kind.
 fn cpuinfo(arch: Arch, implementer: &str, part: &str, n: usize) -> String {
@@ -564,31 +563,13 @@ fn libpfm4_on(
     devices: Option<&Path>,
     strings: &[&str],
 ) -> Option<(BTreeSet<String>, Vec<String>)> {
-    let exe = std::env::current_exe().ok()?;
-    let script = "mount --bind \"$1\" /proc/cpuinfo && \
-        { [ -z \"$2\" ] || mount --bind \"$2\" /sys/bus/event_source/devices; } && \
-        exec \"$3\" --exact libpfm4_child --nocapture --test-threads=1";
-    let out = Command::new("unshare")
-        .args(["-rm", "sh", "-c", script, "sh"])
-        .arg(cpuinfo)
-        .arg(devices.map(Path::as_os_str).unwrap_or_default())
-        .arg(exe)
-        .env(CHILD, child_name(build))
-        .env(CHILD_STRINGS, strings.join("\n"))
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        eprintln!(
-            "libpfm4 child failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        return None;
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    // The test harness may have begun the line ("test libpfm4_child ... ").
-    let after = |l: &str, tag: &str| l.split_once(tag).map(|(_, v)| v.to_string());
-    let present = text.lines().filter_map(|l| after(l, "PRESENT ")).collect();
-    let enc = text.lines().filter_map(|l| after(l, "ENC ")).collect();
+    let mut mounts = vec![(cpuinfo, "/proc/cpuinfo")];
+    mounts.extend(devices.map(|d| (d, "/sys/bus/event_source/devices")));
+    let joined = strings.join("\n");
+    let env = [(CHILD, child_name(build)), (CHILD_STRINGS, joined.as_str())];
+    let text = common::namespace::test_stdout(&mounts, "libpfm4_child", &env)?;
+    let present = common::namespace::tagged(&text, "PRESENT ");
+    let enc = common::namespace::tagged(&text, "ENC ");
     Some((present, enc))
 }
 

@@ -1,5 +1,5 @@
 //! Detection of pfmlib's own Intel core PMUs (beyond libpfm4, from Intel's
-//! event lists: `srf`, `grr`, `cwf`, `adln_grt`, `glp`) and of Jasper Lake as `tmt` (pfmlib's
+//! event lists: `srf`, `grr`, `cwf`, `adln_grt`, `glp`, `ehl`) and of Jasper Lake as `tmt` (pfmlib's
 //! own addition to libpfm4's tmt models), the way every `intel_x86` core
 //! PMU is detected (vendor GenuineIntel, family, model with the extended
 //! model folded in; the stepping is not looked at): synthetic hosts for
@@ -17,6 +17,7 @@ const PMUS: &[(&str, &[u32])] = &[
     ("adln_grt", &[0xbe]),
     ("glp", &[0x7a]),
     ("tmt", &[0x86, 0x96, 0x9c]),
+    ("ehl", &[0x96, 0x9c]),
 ];
 
 fn host(vendor: Vendor, family: u32, model: u32, stepping: u32) -> Host {
@@ -98,16 +99,16 @@ fn intel_cpu(eax1: u32) -> impl Fn(u32, u32) -> CpuIdResult + Clone {
 #[test]
 fn cpuid_leaves() {
     for (eax1, want) in [
-        (0x000a_06f3, "srf"),      // Sierra Forest, model 0xaf (ext 0xa, base 0xf)
-        (0x000b_0660, "grr"),      // Grand Ridge, model 0xb6
-        (0x000d_06d1, "cwf"),      // Clearwater Forest, model 0xdd
-        (0x000b_06e0, "adln_grt"), // Alder Lake-N, model 0xbe
-        (0x0007_06a1, "glp"),      // Gemini Lake, model 0x7a
-        (0x0009_06c0, "tmt"),      // Jasper Lake, model 0x9c
-        (0x0009_0661, "tmt"),      // Elkhart Lake, model 0x96
+        (0x000a_06f3, &["srf"][..]), // Sierra Forest, model 0xaf (ext 0xa, base 0xf)
+        (0x000b_0660, &["grr"]),     // Grand Ridge, model 0xb6
+        (0x000d_06d1, &["cwf"]),     // Clearwater Forest, model 0xdd
+        (0x000b_06e0, &["adln_grt"]), // Alder Lake-N, model 0xbe
+        (0x0007_06a1, &["glp"]),     // Gemini Lake, model 0x7a
+        (0x0009_06c0, &["tmt", "ehl"]), // Jasper Lake, model 0x9c
+        (0x0009_0661, &["tmt", "ehl"]), // Elkhart Lake, model 0x96
     ] {
         let h = Host::from_cpuid(intel_cpu(eax1), None);
-        assert_eq!(present(h), [want], "CPUID.1:EAX {eax1:#x}");
+        assert_eq!(present(h), want, "CPUID.1:EAX {eax1:#x}");
     }
     // Base models alone (no extended model) match none of them.
     for eax1 in [
@@ -117,6 +118,7 @@ fn cpuid_leaves() {
         0x0000_06e0,
         0x0000_06a1,
         0x0000_06c0,
+        0x0000_0661,
     ] {
         assert!(present(Host::from_cpuid(intel_cpu(eax1), None)).is_empty());
     }
@@ -133,6 +135,7 @@ fn ids_beyond_libpfm4() {
         ("cwf", 703),
         ("adln_grt", 704),
         ("glp", 705),
+        ("ehl", 717),
     ] {
         let p = lib.pmu(name).expect("known");
         assert_eq!(p.info().id, id, "{name}");
@@ -160,4 +163,38 @@ fn goldmont_plus_offcore_matrix() {
         perf("OFFCORE_RESPONSE_0:DEMAND_DATA_RD:DEMAND_RFO:L2_HIT"),
         Some((0x1b7, 0x40003))
     );
+}
+
+/// Elkhart Lake (0x96) and Jasper Lake (0x9c) have both Tremont tables:
+/// libpfm4's `tmt`, first for names without a prefix, and `ehl`, Intel's
+/// whole list (its OUTSTANDING offcore values set bit 63, on OCR0 only).
+#[test]
+fn tremont_has_tmt_and_ehl() {
+    for model in [0x96, 0x9c] {
+        let lib = Library::with_host(Host::synthetic(Vendor::Intel, 6, model));
+        for name in ["tmt", "ehl"] {
+            assert!(
+                lib.pmu(name).is_some_and(|p| p.info().is_present),
+                "{name} on model {model:#x}"
+            );
+        }
+        let perf = |s: &str| {
+            let e = lib.encode(s, Plm::DEFAULT, Os::PerfEvent).expect(s);
+            (e.pmu, e.perf.map(|p| (p.config, p.config1)))
+        };
+        // An event both have is tmt's; one only Intel's list has, ehl's.
+        assert_eq!(perf("BR_INST_RETIRED:ALL_BRANCHES").0, "tmt");
+        assert_eq!(perf("INST_RETIRED:ANY").0, "ehl");
+        assert_eq!(
+            perf("ehl::OCR0:ALL_CODE_RD_OUTSTANDING"),
+            ("ehl", Some((0x1b7, 0x8000_0000_0000_0044)))
+        );
+        assert_eq!(
+            perf("ehl::OCR1:DEMAND_RFO_L3_MISS"),
+            ("ehl", Some((0x2b7, 0x21_8400_0002)))
+        );
+        assert!(lib
+            .encode("ehl::OCR1:ALL_CODE_RD_OUTSTANDING", Plm::DEFAULT, Os::None)
+            .is_err());
+    }
 }

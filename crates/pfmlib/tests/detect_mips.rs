@@ -14,7 +14,6 @@ mod common;
 use common::arm::Build;
 use pfmlib::{Arch, Host, Library, Os, Plm};
 use std::path::Path;
-use std::process::Command;
 
 /// A MIPS kernel's `/proc/cpuinfo` (`arch/mips/kernel/proc.c`), `n`
 /// processors of the model `cpu` (the `cpu model` value).
@@ -368,27 +367,14 @@ fn libpfm4_on(build: Build, cpuinfo: &Path) -> Option<Vec<String>> {
 
 /// The lines after `tag` that the child prints for `cpuinfo`.
 fn libpfm4_lines(build: Build, cpuinfo: &Path, tag: &str) -> Option<Vec<String>> {
-    let exe = std::env::current_exe().ok()?;
-    let script = "mount --bind \"$1\" /proc/cpuinfo && \
-        exec \"$2\" --exact libpfm4_child --nocapture --test-threads=1";
     let name = if build.is_head() { "head-mips" } else { "mips" };
-    let out = Command::new("unshare")
-        .args(["-rm", "sh", "-c", script, "sh"])
-        .arg(cpuinfo)
-        .arg(exe)
-        .env(CHILD, name)
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() || !text.contains("DONE") {
-        eprintln!(
-            "libpfm4 child failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    let mounts = [(cpuinfo, "/proc/cpuinfo")];
+    let text = common::namespace::test_stdout(&mounts, "libpfm4_child", &[(CHILD, name)])?;
+    if !text.contains("DONE") {
+        eprintln!("libpfm4 child did not finish");
         return None;
     }
-    let after = |l: &str, tag: &str| l.split_once(tag).map(|(_, v)| v.to_string());
-    Some(text.lines().filter_map(|l| after(l, tag)).collect())
+    Some(common::namespace::tagged(&text, tag))
 }
 
 fn compare_with_libpfm4(build: Build) {

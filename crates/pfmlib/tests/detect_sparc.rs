@@ -17,7 +17,6 @@ use common::arm::Build;
 use pfmlib::{Arch, Host, Library, Os, Plm};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 /// A `/proc/cpuinfo` as a Linux sparc64 kernel writes it (`show_cpuinfo`),
 /// `n` CPUs.
@@ -452,29 +451,15 @@ fn libpfm4_on(
     cpuinfo: &Path,
     strings: &[&str],
 ) -> Option<(BTreeSet<String>, Vec<String>)> {
-    let exe = std::env::current_exe().ok()?;
-    let script = "mount --bind \"$1\" /proc/cpuinfo && \
-        exec \"$2\" --exact libpfm4_child --nocapture --test-threads=1";
-    let out = Command::new("unshare")
-        .args(["-rm", "sh", "-c", script, "sh"])
-        .arg(cpuinfo)
-        .arg(exe)
-        .env(CHILD, if build.is_head() { "head" } else { "4.13" })
-        .env(CHILD_STRINGS, strings.join("\n"))
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        eprintln!(
-            "libpfm4 child failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        return None;
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    // The test harness may have begun the line ("test libpfm4_child ... ").
-    let after = |l: &str, tag: &str| l.split_once(tag).map(|(_, v)| v.to_string());
-    let present = text.lines().filter_map(|l| after(l, "PRESENT ")).collect();
-    let enc = text.lines().filter_map(|l| after(l, "ENC ")).collect();
+    let joined = strings.join("\n");
+    let env = [
+        (CHILD, if build.is_head() { "head" } else { "4.13" }),
+        (CHILD_STRINGS, joined.as_str()),
+    ];
+    let mounts = [(cpuinfo, "/proc/cpuinfo")];
+    let text = common::namespace::test_stdout(&mounts, "libpfm4_child", &env)?;
+    let present = common::namespace::tagged(&text, "PRESENT ");
+    let enc = common::namespace::tagged(&text, "ENC ");
     Some((present, enc))
 }
 

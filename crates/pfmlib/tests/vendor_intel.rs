@@ -50,6 +50,7 @@ const CPUS: &[(&str, &str, u32)] = &[
     ("ptl_dkt", "PTL/pantherlake_darkmont_core.json", 0xcc),
     ("nvl_cyc", "NVL/novalake_coyotecove_core.json", 0x1),
     ("nvl_arw", "NVL/novalake_arcticwolf_core.json", 0x1),
+    ("ehl", "EHL/elkhartlake_core.json", 0x96),
 ];
 
 /// The CPU family of a PMU's models: 18 for Nova Lake, 6 for the rest.
@@ -399,7 +400,8 @@ fn hard_wired_load_latency() {
 /// `tmt` stays libpfm4's table: every unit mask of it that the list names
 /// (`OCR0`/`OCR1` of the list are tmt's `OFFCORE_RESPONSE_0`/`_1`) encodes
 /// as the list says; the list's events tmt lacks are counted, not required
-/// (a complete Tremont table from the list is future work).
+/// (`ehl`, detected beside `tmt` on 0x96 and 0x9c, is the complete Tremont
+/// table from the list, checked with the other CPUs above).
 /// tmt unit masks whose value differs from the list's, with why: libpfm4's
 /// table has the older L3-miss response bits (0x3f04000000; Intel's list now
 /// 0x2184000000). tmt keeps libpfm4's values (pfmlib follows libpfm4 there).

@@ -181,19 +181,41 @@ impl Vendor {
         })
     }
 
-    /// Our event and unit-mask names, one pair per `UMask` value.
-    pub fn names(&self) -> anyhow::Result<Vec<(String, String)>> {
+    /// Our event and unit-mask names with the `UMask` value and event code
+    /// of each: one per `UMask` value; an offcore event one per response
+    /// MSR it names (`MSRIndex` 0x1a6 alone: `OCR0` only, as Tremont's
+    /// `OUTSTANDING`), the n-th taking the n-th `UMask` and `EventCode`
+    /// where the list gives one per register (`0x2A,0x2B`).
+    pub fn names(&self) -> anyhow::Result<Vec<(String, String, u64, u64)>> {
         let (ev, um) = self
             .name
             .split_once('.')
             .with_context(|| format!("{}: no unit mask", self.name))?;
         let um = um.replace('.', "_");
-        if self.kind()? == Kind::Offcore {
-            return Ok((0..self.umasks.len().max(self.codes.len()))
-                .map(|i| (format!("{ev}{i}"), um.clone()))
-                .collect());
+        let first = self.umasks.first().copied().unwrap_or_default();
+        if self.kind()? != Kind::Offcore {
+            return Ok(vec![(ev.to_string(), um, first, self.code)]);
         }
-        Ok(vec![(ev.to_string(), um)])
+        let regs: Vec<usize> = match self.msr_index.as_str() {
+            "0x1a6" => vec![0],
+            "0x1a7" => vec![1],
+            _ => (0..self.umasks.len().max(self.codes.len())).collect(),
+        };
+        regs.into_iter()
+            .map(|i| {
+                let u =
+                    self.umasks.get(i).or(self.umasks.last()).with_context(|| {
+                        format!("{}: no unit mask for response MSR {i}", self.name)
+                    })?;
+                let code = self.codes.get(i).or(self.codes.last()).copied();
+                Ok((
+                    format!("{ev}{i}"),
+                    um.clone(),
+                    *u,
+                    code.unwrap_or(self.code),
+                ))
+            })
+            .collect()
     }
 }
 
@@ -239,11 +261,7 @@ fn build(vendor: &[Vendor]) -> anyhow::Result<Vec<Ev>> {
     let mut evs: BTreeMap<String, Ev> = BTreeMap::new();
     for v in vendor {
         let kind = v.kind()?;
-        for (i, (en, un)) in v.names()?.into_iter().enumerate() {
-            // Offcore events: the i-th register's event code and unit mask
-            // (one list may have a single value for every register).
-            let umask = v.umasks.get(i).or(v.umasks.last()).copied().unwrap_or(0);
-            let evcode = v.codes.get(i).or(v.codes.last()).copied().unwrap_or(0);
+        for (en, un, umask, evcode) in v.names()? {
             let (mut code, mut ucode) = (evcode, umask);
             if v.code == 0 {
                 (code, ucode) = fixed_twin(v, vendor)?;
@@ -410,6 +428,16 @@ fn hex(v: u64) -> String {
     format!("{v:#x}")
 }
 
+/// A unit-mask code: above `i64::MAX` (bit 63, which a TOML integer
+/// cannot hold) a string, as SCHEMA.md allows.
+fn wide_hex(v: u64) -> String {
+    if i64::try_from(v).is_ok() {
+        hex(v)
+    } else {
+        format!("\"{v:#x}\"")
+    }
+}
+
 fn list(items: &[&str]) -> String {
     let q: Vec<String> = items.iter().map(|s| data::quoted(s)).collect();
     format!("[{}]", q.join(", "))
@@ -515,7 +543,7 @@ fn write_umask(out: &mut String, ev: &Ev, u: &Um, dfl: bool, evmask: u64, descs:
         "\n  [[event.umask]]\n  name = {}\n  desc = {}\n  code = {}\n",
         data::quoted(&u.name),
         data::quoted(&descs.get(&key)),
-        hex(u.code)
+        wide_hex(u.code)
     );
     if !flags.is_empty() {
         let _ = writeln!(out, "  flags = {}", list(&flags));
@@ -595,11 +623,18 @@ pub fn render(a: &Args, vendor: &[Vendor], old: &str, descs: &Descs) -> anyhow::
         .map(|v| 64 - (v.counters >> 32).leading_zeros())
         .max()
         .unwrap_or(0);
+    // libpfm4's `ecmask` (edge detect needs a counter mask) unless the
+    // list itself has an edge event without one (Tremont's BUS_LOCK).
+    let flags = if vendor.iter().any(|v| v.edge != 0 && v.cmask == 0) {
+        "[\"raw_umask\"]"
+    } else {
+        "[\"raw_umask\", \"ecmask\"]"
+    };
     let json = a.json.file_name().map(|f| f.to_string_lossy().to_string());
     let mut out = header(old, a, &json.unwrap_or_default());
     let _ = write!(
         out,
-        "\n[[pmu]]\nname = {}\ndesc = {}\nengine = \"intel_x86\"\nkind = \"core\"\nnum_cntrs = {}\nnum_fixed_cntrs = {fixed}\nmax_encoding = 2\nsupported_plm = [0, 3]\nflags = [\"raw_umask\", \"ecmask\"]\ncpu_vendor = \"intel\"\ncpu_family = {}\ncpu_models = [{}]\nperf_name = {}\n",
+        "\n[[pmu]]\nname = {}\ndesc = {}\nengine = \"intel_x86\"\nkind = \"core\"\nnum_cntrs = {}\nnum_fixed_cntrs = {fixed}\nmax_encoding = 2\nsupported_plm = [0, 3]\nflags = {flags}\ncpu_vendor = \"intel\"\ncpu_family = {}\ncpu_models = [{}]\nperf_name = {}\n",
         data::quoted(&a.name),
         data::quoted(&a.desc),
         a.counters,
@@ -821,6 +856,13 @@ mod tests {
             8,
             "NVL/novalake_arcticwolf_core.json",
         ))),
+        plain(
+            "ehl",
+            "Intel Elkhart Lake / Jasper Lake (Tremont), Intel's event list",
+            "0x96,0x9c",
+            4,
+            "EHL/elkhartlake_core.json",
+        ),
     ];
 
     /// The generator's arguments of a recipe (`--check`).
@@ -978,6 +1020,47 @@ mod tests {
         assert_eq!(um[0]["code"].as_integer(), Some(0));
         assert!(um[0].get("event_code").is_none());
         assert!(out.contains("desc = \"TODO\""));
+    }
+
+    /// `ecmask` (edge detect needs a counter mask) unless the list has an
+    /// edge event without one, as Tremont's `BUS_LOCK.SELF_LOCKS`.
+    #[test]
+    fn ecmask_unless_the_list_counts_edges_alone() {
+        let with = render(&args(), &read_vendor(JSON).unwrap(), "", &Descs(vec![])).unwrap();
+        assert!(with.contains("flags = [\"raw_umask\", \"ecmask\"]\n"));
+        let edge = JSON.replace(
+            "]}",
+            r#", {"EventCode": "0x63", "UMask": "0x00", "EventName": "BUS_LOCK.SELF_LOCKS", "Counter": "0,1", "MSRIndex": "0x00", "EdgeDetect": "1"}]}"#,
+        );
+        let without = render(&args(), &read_vendor(&edge).unwrap(), "", &Descs(vec![])).unwrap();
+        assert!(without.contains("flags = [\"raw_umask\"]\n"));
+        assert!(without.contains("fixed = { e = 1 }"));
+    }
+
+    /// `MSRIndex` 0x1a6 alone (Tremont's `OCR.*.OUTSTANDING`, unit masks
+    /// 0x01,0x02): only the first response register, so `OCR0` alone.
+    #[test]
+    fn offcore_on_one_register() {
+        let one = JSON.replace(
+            "]}",
+            r#", {"EventCode": "0xB7", "UMask": "0x01,0x02", "EventName": "OCR.DEMAND_RFO.OUTSTANDING", "Counter": "0,1", "MSRIndex": "0x1a6", "MSRValue": "0x8000000000000002"}]}"#,
+        );
+        let v = read_vendor(&one).unwrap();
+        let out = render(&args(), &v, "", &Descs(vec![])).unwrap();
+        let doc: toml::Value = toml::from_str(&out).unwrap();
+        let umasks = |ev: &str| -> Vec<String> {
+            let evs = doc["event"].as_array().unwrap();
+            let e = evs.iter().find(|e| e["name"].as_str() == Some(ev)).unwrap();
+            e["umask"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|u| u["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert!(umasks("OCR0").contains(&"DEMAND_RFO_OUTSTANDING".to_string()));
+        assert!(!umasks("OCR1").contains(&"DEMAND_RFO_OUTSTANDING".to_string()));
+        assert!(out.contains("code = \"0x8000000000000002\"\n"));
     }
 
     /// An offcore matrix: request and response unit masks of

@@ -1,6 +1,7 @@
 pub mod arm;
 pub mod head;
 pub mod mips;
+pub mod namespace;
 pub mod power;
 pub mod riscv;
 pub mod sweep;

@@ -15,11 +15,14 @@
 //! test prints SKIPPED, unless `PFMLIB_REQUIRE_ARM_ORACLES` is set.
 
 use crate::common::arm::{oracle, Build, REQUIRE};
+use crate::common::namespace;
 use crate::common::sweep::{compare_one, compare_tables, report, sweep_pmu};
 use crate::common::words::copied;
 use pfmlib::{Arch, Host, Library, Os, Plm};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+/// Where the kernel lists its perf_events PMUs.
+const DEVICES: &str = "/sys/bus/event_source/devices";
 
 /// The variable that carries a case into the child.
 const CASE: &str = "PFMLIB_S390X_CASE";
@@ -267,17 +270,16 @@ pub fn generations(build: Build, test: &str) {
     if oracle_path(build).is_none() {
         return;
     }
-    const MOUNT: &str = "mount --bind \"$0\" /proc && mount --bind \"$1\" /sys/bus/event_source/devices && shift && exec \"$@\"";
     let root =
         Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("s390x-{test}-{}", std::process::id()));
     let probe_dirs = case("8561", "3.6").write(&root.join("probe"));
-    let probe = Command::new("unshare")
-        .args(["-rm", "sh", "-c", MOUNT])
-        .arg(&probe_dirs.0)
-        .arg(&probe_dirs.1)
-        .args(["test", "-f", "/proc/sysinfo"])
-        .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
+    let probe = namespace::run(
+        &[(&probe_dirs.0, "/proc"), (&probe_dirs.1, DEVICES)],
+        "test".as_ref(),
+        &["-f", "/proc/sysinfo"],
+        &[],
+    );
+    if !probe.is_some_and(|o| o.status.success()) {
         let _ = std::fs::remove_dir_all(&root);
         if std::env::var_os(REQUIRE).is_some() {
             panic!("{REQUIRE} is set but no bind mount over /proc works here (unshare -rm)");
@@ -287,20 +289,17 @@ pub fn generations(build: Build, test: &str) {
         );
         return;
     }
-    let exe = std::env::current_exe().expect("the test binary");
     let mut failed = Vec::new();
     let all = cases(build);
     for (i, c) in all.iter().enumerate() {
         let (proc, dev) = c.write(&root.join(i.to_string()));
-        let out = Command::new("unshare")
-            .args(["-rm", "sh", "-c", MOUNT])
-            .arg(&proc)
-            .arg(&dev)
-            .arg(&exe)
-            .args([test, "--exact", "--nocapture", "--test-threads=1"])
-            .env(CASE, c.encode())
-            .output()
-            .expect("unshare runs");
+        let case = c.encode();
+        let out = namespace::run_test(
+            &[(&proc, "/proc"), (&dev, DEVICES)],
+            test,
+            &[(CASE, case.as_str())],
+        )
+        .expect("unshare runs");
         let err = String::from_utf8_lossy(&out.stderr);
         for l in err
             .lines()
