@@ -404,8 +404,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
         Ok(Descs(maps))
     };
+    let mut changed = false;
     for (path, text) in render(&a, &vendor, descs)? {
-        data::write_or_check(&path, &text, a.check)?;
+        changed |= data::write_or_check(&path, &text, a.check)?;
+    }
+    if a.check && changed {
+        bail!("the data files differ from what the lists give");
     }
     Ok(())
 }
