@@ -105,7 +105,7 @@ pub struct Vendor {
     pub deprecated: bool,
 }
 
-fn num(s: &str) -> anyhow::Result<u64> {
+pub(crate) fn num(s: &str) -> anyhow::Result<u64> {
     let s = s.trim();
     let r = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         u64::from_str_radix(h, 16)
@@ -444,10 +444,10 @@ fn list(items: &[&str]) -> String {
 }
 
 /// Looks a description up: the output file's, then the other files'.
-pub struct Descs(Vec<BTreeMap<String, String>>);
+pub struct Descs(pub(crate) Vec<BTreeMap<String, String>>);
 
 impl Descs {
-    fn get(&self, key: &str) -> String {
+    pub(crate) fn get(&self, key: &str) -> String {
         self.0
             .iter()
             .find_map(|m| m.get(key).filter(|d| d.as_str() != data::TODO))

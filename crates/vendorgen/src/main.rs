@@ -21,6 +21,7 @@
 mod arm;
 mod data;
 mod intel;
+mod intel_uncore;
 mod riscv;
 
 use clap::Parser;
@@ -34,6 +35,9 @@ enum Format {
     Arm(arm::Args),
     /// Intel perfmon JSON (`<cpu>_core.json`) to an `intel_x86` data file.
     Intel(intel::Args),
+    /// Intel perfmon uncore JSON (`<cpu>_uncore*.json`) to one
+    /// `intel_snbep_unc` data file per unit.
+    IntelUncore(intel_uncore::Args),
 }
 
 /// Command line.
@@ -53,5 +57,6 @@ fn main() -> anyhow::Result<()> {
         Format::Riscv(args) => riscv::run(&args),
         Format::Arm(a) => arm::run(a),
         Format::Intel(a) => intel::run(a),
+        Format::IntelUncore(a) => intel_uncore::run(a),
     }
 }

@@ -49,7 +49,8 @@ impl Engine for SnbepUncore {
     }
 
     fn os_exported(&self, pmu: PmuDesc, host: &Host) -> bool {
-        pmu.flags() & pmu_flag::SYSFS == 0 || super::common::perf_exports(host, pmu.perf_name())
+        pmu.flags() & pmu_flag::SYSFS == 0
+            || super::common::perf_exports(host, perf::kernel_name(host, pmu.perf_name()))
     }
 
     /// libpfm4 reads its C-Box flag (Ivy Bridge-EP to Broadwell-DE) with
@@ -89,7 +90,8 @@ impl Engine for SnbepUncore {
     /// The raw encoding first (its errors come first), then the PMU type.
     fn encode_perf(&self, ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Result<Vec<u64>> {
         let codes = encode::encode(d)?;
-        attr.type_ = perf::perf_type(ctx, d.pmu.perf_name())?;
+        let name = perf::kernel_name(&ctx.host, d.pmu.perf_name());
+        attr.type_ = perf::perf_type(ctx, name)?;
         perf::fill(d.pmu, &codes, attr);
         Ok(codes)
     }

@@ -7,6 +7,7 @@ use super::vocab::{is_cbo_filter_event, is_cha_filter_event, pmu_flag};
 use crate::ctx::Ctx;
 use crate::desc::Offer;
 use crate::error::{Error, ErrorKind, Result};
+use crate::host::Host;
 use crate::kernel::{perf_attr as pa, PerfAttr};
 use crate::model::Os;
 use crate::tables::PmuDesc;
@@ -44,6 +45,22 @@ pub(super) fn offer(pmu: PmuDesc, mods: u32, os: Os) -> Offer {
             || (no_smpl && matches!(id, pa::FREQ | pa::PERIOD))
             || (no_plm && matches!(id, pa::U | pa::K | pa::MG | pa::MH)))
     })
+}
+
+/// The kernel PMU a table's `perf_name` designates: the name itself, or,
+/// for a comma-separated list (pfmlib's own tables, whose kernel PMU is
+/// `uncore_<box>_0` or, with a single box, `uncore_<box>`), the first name
+/// the kernel publishes (the first of the list when none is).
+pub(super) fn kernel_name<'n>(host: &Host, perf_name: Option<&'n str>) -> Option<&'n str> {
+    let list = perf_name?;
+    if !list.contains(',') {
+        return Some(list);
+    }
+    let mut names = list.split(',').map(str::trim);
+    let first = names.clone().next();
+    names
+        .find(|n| crate::pmu::common::perf_exports(host, Some(n)))
+        .or(first)
 }
 
 /// The kernel's type number of perf_events PMU `name`, read as C's
