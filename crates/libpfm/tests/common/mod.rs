@@ -79,6 +79,12 @@ pub fn reference_is_upstream() -> bool {
 /// as not supported where the build lacks the PMU.
 pub const UPSTREAM_IDS: std::ops::Range<u32> = 517..700;
 
+/// libpfm4 upstream's `PFM_PMU_MAX` (4.13's: 517): from it on libpfm4
+/// refuses an id as out of range (`PFM_ERR_INVAL`), where ours, whose
+/// `PFM_PMU_MAX` is 1024, answers `PFM_ERR_NOTSUPP` for an id without a
+/// PMU; pfmlib's own PMUs (beyond libpfm4) are numbered from 701.
+pub const LIBPFM4_PMU_MAX: u32 = 700;
+
 /// The reference libpfm4: upstream's x86_64 build when [`UPSTREAM_VAR`]
 /// names it, else the installed one, if any (`PFMLIB_REQUIRE_LIBPFM4=1`,
 /// set by CI, makes its absence a failure).
