@@ -349,17 +349,6 @@ fn host_arch_riscv64_is_pfmlibs_own_build() {
     );
 }
 
-/// A host tree (`proc/cpuinfo`, perf_events there) written under
-/// `target/` for the `PFMLIB_HOST_ROOT` tests: synthetic, not recorded
-/// from a machine, with the lines pfmlib's detection reads.
-fn host_tree(name: &str, cpuinfo: &str) -> PathBuf {
-    let dir = common::work_dir("host-trees").join(name);
-    std::fs::create_dir_all(dir.join("proc/sys/kernel")).unwrap();
-    std::fs::write(dir.join("proc/cpuinfo"), cpuinfo).unwrap();
-    std::fs::write(dir.join("proc/sys/kernel/perf_event_paranoid"), "2\n").unwrap();
-    dir
-}
-
 /// A Sierra Forest host (GenuineIntel, family 6, model 175 = 0xaf).
 const SRF_CPUINFO: &str = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 175\nmodel name\t: Intel(R) Xeon(R) 6780E\nstepping\t: 3\n\n";
 
@@ -388,7 +377,7 @@ fn presence(out: &Output) -> BTreeMap<u32, (String, bool)> {
 /// encoded as pfmlib encodes them for that host.
 #[test]
 fn host_root_answers_for_a_recorded_sierra_forest() {
-    let dir = host_tree("srf", SRF_CPUINFO);
+    let dir = common::host_tree("srf", SRF_CPUINFO);
     let root = dir.to_string_lossy().into_owned();
     let strings = [
         "TOPDOWN_RETIRING",
@@ -452,7 +441,7 @@ fn host_root_answers_for_a_recorded_sierra_forest() {
 #[test]
 fn host_root_takes_the_trees_architecture() {
     let a710 = "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x2\nCPU part\t: 0xd47\nCPU revision\t: 0\n\n";
-    let dir = host_tree("a710", a710);
+    let dir = common::host_tree("a710", a710);
     let root = dir.to_string_lossy().into_owned();
     let pmus = presence(&run(true, &["list"], &[("PFMLIB_HOST_ROOT", &root)]));
     let present: Vec<(u32, &str)> = pmus

@@ -36,6 +36,17 @@ pub fn work_dir(name: &str) -> PathBuf {
     d
 }
 
+/// A host tree for `PFMLIB_HOST_ROOT` (`proc/cpuinfo` with `cpuinfo`,
+/// perf_events there), written under `target/`: synthetic, not recorded
+/// from a machine, with the lines pfmlib's detection reads.
+pub fn host_tree(name: &str, cpuinfo: &str) -> PathBuf {
+    let dir = work_dir("host-trees").join(name);
+    std::fs::create_dir_all(dir.join("proc/sys/kernel")).expect("create host tree");
+    std::fs::write(dir.join("proc/cpuinfo"), cpuinfo).expect("write cpuinfo");
+    std::fs::write(dir.join("proc/sys/kernel/perf_event_paranoid"), "2\n").expect("write paranoid");
+    dir
+}
+
 /// A folder holding our library as `libpfm.so.4` (a link to the cdylib
 /// cargo built for these tests).
 pub fn our_lib_dir() -> PathBuf {
