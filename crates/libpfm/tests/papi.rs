@@ -29,7 +29,19 @@ fn run(tool: &str, args: &[&str], ours: bool) -> Option<Output> {
         cmd.env_remove(k);
     }
     if ours {
-        cmd.env("LD_LIBRARY_PATH", common::our_lib_dir());
+        // pfmlib's own PMUs (beyond libpfm4) left out: on a machine where
+        // one is present, PAPI lists its events on ours only.
+        let lib = pfmlib::Library::new(
+            pfmlib::Host::detect(),
+            pfmlib::Options::new().host_build_only(true),
+        );
+        let own: Vec<&str> = lib
+            .pmus()
+            .filter(|p| p.id() > 700)
+            .map(|p| p.name())
+            .collect();
+        cmd.env("LIBPFM_DISABLED_PMUS", own.join(","))
+            .env("LD_LIBRARY_PATH", common::our_lib_dir());
         return cmd.output().ok();
     }
     // The reference: upstream's build when named, else the installed one.
