@@ -394,7 +394,15 @@ fn host_root_answers_for_a_recorded_sierra_forest() {
         .filter(|(_, p)| *p)
         .map(|(n, _)| n.as_str())
         .collect();
-    assert_eq!(present, ["perf", "perf_raw", "srf"], "{pmus:?}");
+    // Of the core PMUs Sierra Forest's alone (ix86arch needs CPUID leaf
+    // 0xA); besides perf's, Sierra Forest's own PMUs only.
+    assert!(present.contains(&"srf"), "{pmus:?}");
+    assert!(
+        present
+            .iter()
+            .all(|n| n.starts_with("perf") || n.starts_with("srf")),
+        "{pmus:?}"
+    );
     for (id, name) in [
         (701, "srf"),
         (702, "grr"),
