@@ -20,14 +20,63 @@
  * libpfm4's header declares its own, of PERF_ATTR_SIZE_VER8 (136 bytes,
  * config3 the last field), so this one does too, unless the program
  * included the kernel's header first (then that one's is used, as with
- * libpfm4). The kernel's declaration is renamed away while it is read.
+ * libpfm4). So too the mmapped counter page, perf_event_mmap_page, whose
+ * capability bit 2 libpfm4's header names cap_usr_rdpmc (the kernel's
+ * cap_user_rdpmc; PAPI reads it by libpfm4's name). The kernel's
+ * declarations are renamed away while it is read.
  */
 #if defined(_LINUX_PERF_EVENT_H) || defined(_UAPI_LINUX_PERF_EVENT_H)
 #include <linux/perf_event.h>
 #else
 #define perf_event_attr __pfm_kernel_perf_event_attr
+#define perf_event_mmap_page __pfm_kernel_perf_event_mmap_page
 #include <linux/perf_event.h>
+#undef perf_event_mmap_page
 #undef perf_event_attr
+
+/*
+ * The first page of a counter's mmap(2) area: the kernel's layout, with
+ * libpfm4's field names.
+ */
+struct perf_event_mmap_page {
+	uint32_t version;		/* of this layout */
+	uint32_t compat_version;	/* the oldest it stays compatible with */
+	uint32_t lock;			/* sequence count: read again if it moved */
+	uint32_t index;			/* hardware counter + 1, 0: none (rdpmc) */
+	int64_t offset;			/* add to the counter's value */
+	uint64_t time_enabled;		/* nanoseconds enabled */
+	uint64_t time_running;		/* nanoseconds on the PMU */
+	union {
+		uint64_t capabilities;
+		struct {
+			uint64_t cap_bit0:1,		/* always 0 (deprecated) */
+				 cap_bit0_is_deprecated:1, /* always 1 */
+				 cap_usr_rdpmc:1,	/* user space may rdpmc */
+				 cap_user_time:1,	/* time_shift/mult/offset valid */
+				 cap_user_time_zero:1,	/* time_zero valid */
+				 cap_user_time_short:1,	/* time_cycles/mask valid */
+				 cap_____res:58;
+		};
+	};
+	uint16_t pmc_width;		/* counter bits (sign extension) */
+	uint16_t time_shift;		/* cycles to nanoseconds: */
+	uint32_t time_mult;		/*   (cycles * mult) >> shift */
+	uint64_t time_offset;
+	uint64_t time_zero;
+	uint32_t size;			/* bytes of this header in use */
+	uint32_t __reserved_1;
+	uint64_t time_cycles;
+	uint64_t time_mask;
+	uint8_t __reserved[116 * 8];	/* pads the header to 1 KiB */
+	uint64_t data_head;		/* sample ring: written up to here */
+	uint64_t data_tail;		/* read up to here (user space writes) */
+	uint64_t data_offset;		/* where the ring starts in the area */
+	uint64_t data_size;
+	uint64_t aux_head;		/* the AUX area, likewise */
+	uint64_t aux_tail;
+	uint64_t aux_offset;
+	uint64_t aux_size;
+};
 
 /* The event a counter counts and how (perf_event_open(2)). */
 struct perf_event_attr {

@@ -4,9 +4,10 @@
  * pfmlib (https://example.invalid/pfmlib, MIT licence) is a Rust
  * implementation of libpfm4. Its library crates/libpfm builds libpfm.so.4
  * with libpfm4's binary interface (4.13's, with the PMU numbers upstream
- * added since, up to PFM_PMU_MAX 700); this header declares it, with the
- * names, values, types and structure layouts of libpfm4's interface, so
- * that a program written for libpfm4 compiles against it unchanged.
+ * added since, below 700, libpfm4 upstream's PFM_PMU_MAX, and pfmlib's own
+ * PMUs above it); this header declares it, with the names, values, types
+ * and structure layouts of libpfm4's interface, so that a program written
+ * for libpfm4 compiles against it unchanged.
  *
  * Usage in short: call pfm_initialize() once; walk the PMUs with
  * pfm_get_pmu_info() over every pfm_pmu_t below PFM_PMU_MAX, their events
@@ -53,7 +54,10 @@ extern "C" {
 /*
  * PMU models. The numbers are libpfm4's: a program may store them. The
  * library reports the models it has (pfm_get_pmu_info() answers
- * PFM_ERR_NOTSUPP for the others).
+ * PFM_ERR_NOTSUPP for the others below PFM_PMU_MAX, PFM_ERR_INVAL from it
+ * on). The PMUs pfmlib has beyond libpfm4 (Sierra Forest, recent Arm
+ * cores, RISC-V, ...) take ids from 701 up, stable, not named here (their
+ * names are in pfm_pmu_info_t.name).
  */
 typedef enum {
 	PFM_PMU_NONE = 0,
@@ -757,7 +761,12 @@ typedef enum {
 	PFM_PMU_ARM_OLYMPUS = 697,
 	PFM_PMU_AMD64_FAM1AH_ZEN6 = 698,
 	PFM_PMU_AMD64_FAM1AH_ZEN6_L3 = 699,
-	PFM_PMU_MAX = 700
+	/*
+	 * pfmlib's: one past the largest id an event index can carry (libpfm4
+	 * upstream's is 700, 4.13's 517), so that a loop over the ids below it
+	 * (pfm_for_all_pmus) reaches pfmlib's own PMUs, numbered from 701.
+	 */
+	PFM_PMU_MAX = 1024
 } pfm_pmu_t;
 
 /* What a PMU measures. */

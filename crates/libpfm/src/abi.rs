@@ -37,11 +37,18 @@ pub const PFM_ERR_TOOSMALL: c_int = -12;
 pub const LIBPFM_VERSION: c_int = 4 << 16;
 
 /// `PFM_PMU_MAX` of libpfm4 upstream (June 2026; 517 in 4.13): PMU ids
-/// below it are libpfm4's.
-pub const PFM_PMU_MAX: u32 = 700;
-/// Largest PMU id the event-index scheme can carry (`0x3ff`): pfmlib
-/// numbers the PMUs libpfm4 4.13 lacks above [`PFM_PMU_MAX`], below this.
+/// below it are libpfm4's; pfmlib's own PMUs (beyond libpfm4) are numbered
+/// above it, below [`PMU_ID_LIMIT`].
+pub const LIBPFM4_PMU_MAX: u32 = 700;
+/// One past the largest PMU id the event-index scheme can carry (`0x3ff`):
+/// every PMU id pfmlib gives is below it.
 pub const PMU_ID_LIMIT: u32 = 1 << 10;
+/// `PFM_PMU_MAX` of our header (`include/perfmon/pfmlib.h`) and of this
+/// library: [`PMU_ID_LIMIT`], so that a C caller walking the ids below it
+/// reaches pfmlib's own PMUs too. `pfm_get_pmu_info` answers
+/// `PFM_ERR_NOTSUPP` below it where there is no PMU, `PFM_ERR_INVAL` from
+/// it on (as libpfm4 with its own `PFM_PMU_MAX`).
+pub const PFM_PMU_MAX: u32 = PMU_ID_LIMIT;
 
 /// `PFM_OS_NONE`, `PFM_OS_PERF_EVENT`, `PFM_OS_PERF_EVENT_EXT`; `PFM_OS_MAX`.
 pub const PFM_OS_NONE: c_int = 0;

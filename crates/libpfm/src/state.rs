@@ -112,7 +112,11 @@ pub(crate) fn initialize() -> c_int {
     }
     let log = Log::from_env();
     let options = Options::libpfm4_env().host_build_only(!all_architectures());
-    let lib = Library::new(host_as_asked(), options);
+    let (host, ignored) = host_as_asked();
+    if let Some(why) = ignored {
+        log.verbose(format_args!("{why}"));
+    }
+    let lib = Library::new(host, options);
     announce(&lib, &log);
     *guard = Some(State::new(lib, log));
     PFM_SUCCESS
@@ -130,15 +134,53 @@ pub(crate) const ALL_ARCHITECTURES: &str = "PFMLIB_ALL_ARCHITECTURES";
 /// Names as [`pfmlib::Arch::from_name`]; an unknown name is ignored.
 pub(crate) const HOST_ARCH: &str = "PFMLIB_HOST_ARCH";
 
-/// This machine, or this machine as [`HOST_ARCH`] names it.
-fn host_as_asked() -> Host {
-    match std::env::var(HOST_ARCH)
+/// The variable that makes the library answer for a recorded host
+/// (`PFMLIB_HOST_ROOT=DIR`): its `/proc` and `/sys` are the folders under
+/// DIR, as `pfm --host-root DIR` reads them (pfmlib's
+/// [`Host::detect_with_root`]): on x86 the CPU of `DIR/proc/cpuinfo` when it
+/// names one (else this machine's CPUID), on Arm, RISC-V and the others the
+/// CPU `DIR/proc/cpuinfo` names, perf_events there when
+/// `DIR/proc/sys/kernel/perf_event_paranoid` is. The architecture is
+/// [`HOST_ARCH`]'s when set, else the one `DIR/proc/cpuinfo` names (x86
+/// when it names none), and the PMUs are that architecture's build's. A
+/// value that is not a directory is ignored (`LIBPFM_VERBOSE` says so).
+pub(crate) const HOST_ROOT: &str = "PFMLIB_HOST_ROOT";
+
+/// This machine, this machine as [`HOST_ARCH`] names it, or the recorded
+/// host [`HOST_ROOT`] names; with the reason a [`HOST_ROOT`] was ignored.
+fn host_as_asked() -> (Host, Option<String>) {
+    let asked = std::env::var(HOST_ARCH)
         .ok()
-        .and_then(|a| pfmlib::Arch::from_name(&a))
-    {
+        .and_then(|a| pfmlib::Arch::from_name(&a));
+    let mut ignored = None;
+    if let Some(root) = std::env::var_os(HOST_ROOT).filter(|r| !r.is_empty()) {
+        // Relative to the working directory, as a C program's paths.
+        let root = std::path::absolute(&root).unwrap_or_else(|_| root.into());
+        if root.is_dir() {
+            return (recorded_host(root, asked), None);
+        }
+        ignored = Some(format!(
+            "{HOST_ROOT}={}: not a directory, ignored",
+            root.display()
+        ));
+    }
+    let host = match asked {
         Some(arch) => Host::detect_as(arch),
         None => Host::detect(),
-    }
+    };
+    (host, ignored)
+}
+
+/// The recorded host under `root`, of architecture `asked` or the one its
+/// `/proc/cpuinfo` names (x86 when none), as `pfm --host-root` chooses.
+fn recorded_host(root: std::path::PathBuf, asked: Option<pfmlib::Arch>) -> Host {
+    let arch = asked.unwrap_or_else(|| {
+        Host::from_root(pfmlib::Arch::Other, root.clone())
+            .read_file_now("/proc/cpuinfo")
+            .and_then(|c| pfmlib::Arch::from_cpuinfo(&c))
+            .unwrap_or(pfmlib::Arch::X86)
+    });
+    Host::detect_with_root(arch, root)
 }
 
 /// Is [`ALL_ARCHITECTURES`] set to something other than `0` or nothing?

@@ -348,3 +348,158 @@ fn host_arch_riscv64_is_pfmlibs_own_build() {
         ]
     );
 }
+
+/// A Sierra Forest host (GenuineIntel, family 6, model 175 = 0xaf).
+const SRF_CPUINFO: &str = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 175\nmodel name\t: Intel(R) Xeon(R) 6780E\nstepping\t: 3\n\n";
+
+/// The name and presence of each PMU of a `list` run, by id.
+fn presence(out: &Output) -> BTreeMap<u32, (String, bool)> {
+    answers(out)
+        .0
+        .into_iter()
+        .map(|(id, l)| {
+            let w: Vec<&str> = l.split(' ').collect();
+            let present = w.last() == Some(&"1");
+            (
+                id,
+                (w.get(1).copied().unwrap_or_default().to_string(), present),
+            )
+        })
+        .collect()
+}
+
+/// `PFMLIB_HOST_ROOT=DIR`: the library answers for the host whose `/proc`
+/// is under DIR, as `pfm --host-root DIR` (pfmlib's
+/// `Host::detect_with_root`): on a Sierra Forest tree pfmlib's own `srf`
+/// (id 701, beyond libpfm4's PFM_PMU_MAX) is the one core PMU present, a C
+/// program walking the ids below our header's PFM_PMU_MAX sees it and
+/// pfmlib's other own x86 PMUs, and unprefixed names are its events,
+/// encoded as pfmlib encodes them for that host.
+#[test]
+fn host_root_answers_for_a_recorded_sierra_forest() {
+    let dir = common::host_tree("srf", SRF_CPUINFO);
+    let root = dir.to_string_lossy().into_owned();
+    let strings = [
+        "TOPDOWN_RETIRING",
+        "srf::ARITH:FPDIV_ACTIVE",
+        "INST_RETIRED:ANY_P",
+    ];
+    let mut args = vec!["env"];
+    args.extend(strings);
+    let out = run(true, &args, &[("PFMLIB_HOST_ROOT", &root)]);
+    assert!(out.status.success(), "{out:?}");
+    let pmus = presence(&out);
+    let present: Vec<&str> = pmus
+        .values()
+        .filter(|(_, p)| *p)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    // Of the core PMUs Sierra Forest's alone (ix86arch needs CPUID leaf
+    // 0xA); besides perf's, Sierra Forest's own PMUs only.
+    assert!(present.contains(&"srf"), "{pmus:?}");
+    assert!(
+        present
+            .iter()
+            .all(|n| n.starts_with("perf") || n.starts_with("srf")),
+        "{pmus:?}"
+    );
+    for (id, name) in [
+        (701, "srf"),
+        (702, "grr"),
+        (703, "cwf"),
+        (704, "adln_grt"),
+        (705, "glp"),
+    ] {
+        assert_eq!(pmus.get(&id).map(|p| p.0.as_str()), Some(name), "{pmus:?}");
+    }
+    // pfmlib's own answers for the same tree.
+    let host = pfmlib::Host::detect_with_root(pfmlib::Arch::X86, dir.clone());
+    let lib = pfmlib::Library::with_host(host);
+    let want: Vec<String> = strings
+        .iter()
+        .map(|s| {
+            let e = lib
+                .encode(s, pfmlib::Plm::PLM0 | pfmlib::Plm::PLM3, pfmlib::Os::None)
+                .unwrap_or_else(|e| panic!("{s}: {e}"));
+            format!("{s} 0 {:#x}", e.codes[0])
+        })
+        .collect();
+    assert_eq!(answers(&out).1, want);
+    // Relative to the working directory, as C programs take paths.
+    let parent = dir.parent().unwrap();
+    let mut cmd = Command::new(&programs().0);
+    cmd.current_dir(parent)
+        .env("PFMLIB_HOST_ROOT", "srf")
+        .args(["env", "TOPDOWN_RETIRING"]);
+    for k in [
+        "LIBPFM_FORCE_PMU",
+        "LIBPFM_DISABLED_PMUS",
+        "LIBPFM_ENCODE_INACTIVE",
+    ] {
+        cmd.env_remove(k);
+    }
+    let rel = common::run_ours(&mut cmd);
+    assert_eq!(answers(&rel).1, want[..1]);
+}
+
+/// `PFMLIB_HOST_ROOT` with an Arm tree: the architecture is the one the
+/// tree's `/proc/cpuinfo` names (arm64: libpfm4's arm64 build, with
+/// pfmlib's own Arm PMUs), the CPU its `CPU part` (Cortex-A710: pfmlib's
+/// own `arm_ac710`, id 753); `PFMLIB_HOST_ARCH` names another build.
+#[test]
+fn host_root_takes_the_trees_architecture() {
+    let a710 = "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x2\nCPU part\t: 0xd47\nCPU revision\t: 0\n\n";
+    let dir = common::host_tree("a710", a710);
+    let root = dir.to_string_lossy().into_owned();
+    let pmus = presence(&run(true, &["list"], &[("PFMLIB_HOST_ROOT", &root)]));
+    let present: Vec<(u32, &str)> = pmus
+        .iter()
+        .filter(|(_, (_, p))| *p)
+        .map(|(id, (n, _))| (*id, n.as_str()))
+        .collect();
+    assert_eq!(
+        present,
+        [(51, "perf"), (114, "perf_raw"), (753, "arm_ac710")],
+        "{pmus:?}"
+    );
+    // The arm64 build: no x86 table (nhm, 15), pfmlib's own x86 PMUs neither.
+    assert!(
+        !pmus.contains_key(&15) && !pmus.contains_key(&701),
+        "{pmus:?}"
+    );
+    let as_arm = presence(&run(
+        true,
+        &["list"],
+        &[("PFMLIB_HOST_ROOT", &root), ("PFMLIB_HOST_ARCH", "arm")],
+    ));
+    // libpfm4's 32-bit Arm build: another PMU list, and the Armv9 core
+    // detected by no table of it.
+    let present: Vec<&str> = as_arm
+        .values()
+        .filter(|(_, p)| *p)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(present, ["perf", "perf_raw"], "{as_arm:?}");
+    assert_ne!(as_arm.len(), pmus.len());
+    assert!(!as_arm.contains_key(&15), "{as_arm:?}");
+}
+
+/// A `PFMLIB_HOST_ROOT` that is no directory is ignored (this machine is
+/// answered for), and `LIBPFM_VERBOSE` says so.
+#[test]
+fn host_root_not_a_directory_is_ignored() {
+    let plain = presence(&run(true, &["list"], &[]));
+    let missing = common::work_dir("host-trees").join("no-such-tree");
+    let m = missing.to_string_lossy().into_owned();
+    let out = run(
+        true,
+        &["list"],
+        &[("PFMLIB_HOST_ROOT", &m), ("LIBPFM_VERBOSE", "1")],
+    );
+    assert_eq!(presence(&out), plain);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("PFMLIB_HOST_ROOT=") && err.contains("not a directory, ignored"),
+        "{err}"
+    );
+}

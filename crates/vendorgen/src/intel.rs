@@ -496,21 +496,30 @@ fn write_event(out: &mut String, ev: &Ev, descs: &Descs) {
     if !flags.is_empty() {
         let _ = writeln!(out, "flags = {}", list(&flags));
     }
-    let dfl = default_umask(ev);
+    let dfl = default_umasks(ev);
     for (i, u) in ev.umasks.iter().enumerate() {
-        write_umask(out, ev, u, Some(i) == dfl, evmask, descs);
+        write_umask(out, ev, u, dfl.contains(&i), evmask, descs);
     }
 }
 
-/// The default unit mask: the only one, or one named ALL, ANY, ALL_BRANCHES
-/// (in a matrix, the response ANY_RESPONSE; requests have none).
-fn default_umask(ev: &Ev) -> Option<usize> {
+/// The default unit masks: the only one, or one named ALL, ANY,
+/// ALL_BRANCHES; in a matrix one per group, as libpfm4's glm has them: the
+/// request ANY_REQUEST and the response ANY_RESPONSE (so that every unit
+/// mask encodes alone, as libpfm4's `pfm_pmu_validate` requires).
+fn default_umasks(ev: &Ev) -> Vec<usize> {
     if ev.matrix {
-        return ev
-            .umasks
-            .iter()
-            .position(|u| u.grp == 1 && u.name == "ANY_RESPONSE");
+        let is_dfl = |u: &Um| {
+            (u.grp == 0 && u.name == "ANY_REQUEST") || (u.grp == 1 && u.name == "ANY_RESPONSE")
+        };
+        return (0..ev.umasks.len())
+            .filter(|&i| is_dfl(&ev.umasks[i]))
+            .collect();
     }
+    default_umask(ev).into_iter().collect()
+}
+
+/// The default unit mask outside a matrix.
+fn default_umask(ev: &Ev) -> Option<usize> {
     if ev.umasks.len() == 1 {
         return Some(0);
     }

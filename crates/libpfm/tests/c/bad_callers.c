@@ -596,6 +596,16 @@ static void ours(void)
 	p->size = ~(size_t)0;
 	expect("pmu info all-ones size", pfm_get_pmu_info(PFM_PMU_PERF_EVENT, p), PFM_ERR_INVAL);
 
+	/* Our PFM_PMU_MAX is 1024 (libpfm4 upstream's 700): below it an id
+	 * without a PMU is not supported, from it on out of range. */
+	pfm_pmu_info_t pi;
+	memset(&pi, 0, sizeof(pi));
+	pi.size = sizeof(pi);
+	expect("pmu max is 1024", PFM_PMU_MAX, 1024);
+	expect("pmu info 700", pfm_get_pmu_info(700, &pi), PFM_ERR_NOTSUPP);
+	expect("pmu info 1023", pfm_get_pmu_info(1023, &pi), PFM_ERR_NOTSUPP);
+	expect("pmu info max", pfm_get_pmu_info(PFM_PMU_MAX, &pi), PFM_ERR_INVAL);
+
 	/* perf arguments without their perf_event_attr. */
 	pfm_perf_encode_arg_t parg;
 	memset(&parg, 0, sizeof(parg));

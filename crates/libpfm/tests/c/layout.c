@@ -85,6 +85,22 @@ int main(void)
 	B64(struct perf_event_attr, precise_ip, 40); B64(struct perf_event_attr, exclude_host, 40);
 	B64(struct perf_event_attr, exclude_guest, 40);
 
+	/* The mmapped counter page, with libpfm4's names (cap_usr_rdpmc). */
+#define M(f) F(struct perf_event_mmap_page, f)
+	M(version); M(compat_version); M(lock); M(index); M(offset);
+	M(time_enabled); M(time_running); M(capabilities); M(pmc_width);
+	M(time_shift); M(time_mult); M(time_offset); M(time_zero); M(size);
+	M(time_cycles); M(time_mask); M(data_head); M(data_tail);
+	M(data_offset); M(data_size); M(aux_head); M(aux_tail); M(aux_offset);
+	M(aux_size);
+#undef M
+	S(struct perf_event_mmap_page);
+	B64(struct perf_event_mmap_page, cap_bit0_is_deprecated, 40);
+	B64(struct perf_event_mmap_page, cap_usr_rdpmc, 40);
+	B64(struct perf_event_mmap_page, cap_user_time, 40);
+	B64(struct perf_event_mmap_page, cap_user_time_zero, 40);
+	B64(struct perf_event_mmap_page, cap_user_time_short, 40);
+
 	C(PFM_PMU_INFO_ABI0);
 	C(PFM_EVENT_INFO_ABI0);
 	C(PFM_ATTR_INFO_ABI0);

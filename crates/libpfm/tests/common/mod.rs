@@ -36,6 +36,17 @@ pub fn work_dir(name: &str) -> PathBuf {
     d
 }
 
+/// A host tree for `PFMLIB_HOST_ROOT` (`proc/cpuinfo` with `cpuinfo`,
+/// perf_events there), written under `target/`: synthetic, not recorded
+/// from a machine, with the lines pfmlib's detection reads.
+pub fn host_tree(name: &str, cpuinfo: &str) -> PathBuf {
+    let dir = work_dir("host-trees").join(name);
+    std::fs::create_dir_all(dir.join("proc/sys/kernel")).expect("create host tree");
+    std::fs::write(dir.join("proc/cpuinfo"), cpuinfo).expect("write cpuinfo");
+    std::fs::write(dir.join("proc/sys/kernel/perf_event_paranoid"), "2\n").expect("write paranoid");
+    dir
+}
+
 /// A folder holding our library as `libpfm.so.4` (a link to the cdylib
 /// cargo built for these tests).
 pub fn our_lib_dir() -> PathBuf {
@@ -78,6 +89,12 @@ pub fn reference_is_upstream() -> bool {
 /// refuses them as out of range (`PFM_ERR_INVAL`), upstream's build and ours
 /// as not supported where the build lacks the PMU.
 pub const UPSTREAM_IDS: std::ops::Range<u32> = 517..700;
+
+/// libpfm4 upstream's `PFM_PMU_MAX` (4.13's: 517): from it on libpfm4
+/// refuses an id as out of range (`PFM_ERR_INVAL`), where ours, whose
+/// `PFM_PMU_MAX` is 1024, answers `PFM_ERR_NOTSUPP` for an id without a
+/// PMU; pfmlib's own PMUs (beyond libpfm4) are numbered from 701.
+pub const LIBPFM4_PMU_MAX: u32 = 700;
 
 /// The reference libpfm4: upstream's x86_64 build when [`UPSTREAM_VAR`]
 /// names it, else the installed one, if any (`PFMLIB_REQUIRE_LIBPFM4=1`,
