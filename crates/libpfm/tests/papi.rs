@@ -141,6 +141,17 @@ impl Papi {
     /// Runs tool `tool` of this PAPI on our library, answering for the host
     /// tree `root`; `None` when the tool is not there.
     fn run(&self, tool: &str, args: &[&str], root: &std::path::Path) -> Option<Output> {
+        self.run_forced(tool, args, root, None)
+    }
+
+    /// [`Papi::run`] with `LIBPFM_FORCE_PMU=force` when given.
+    fn run_forced(
+        &self,
+        tool: &str,
+        args: &[&str],
+        root: &std::path::Path,
+        force: Option<&str>,
+    ) -> Option<Output> {
         let exe = match &self.tools {
             Some(dir) => dir.join(tool),
             None => tool.into(),
@@ -155,6 +166,9 @@ impl Papi {
             "PFMLIB_ALL_ARCHITECTURES",
         ] {
             cmd.env_remove(k);
+        }
+        if let Some(f) = force {
+            cmd.env("LIBPFM_FORCE_PMU", f);
         }
         let mut path = common::our_lib_dir().into_os_string();
         if let Some(lib) = &self.lib {
@@ -206,8 +220,22 @@ fn papis() -> Vec<Papi> {
 
 /// `/proc/cpuinfo` of an Intel host of family 6, model `model`.
 fn intel_cpuinfo(model: u32) -> String {
-    format!("processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: {model}\nmodel name\t: Intel(R) Processor\nstepping\t: 1\n\n")
+    intel_cpuinfo_of(6, model)
 }
+
+/// [`intel_cpuinfo`] of another family (Nova Lake's 18).
+fn intel_cpuinfo_of(family: u32, model: u32) -> String {
+    format!("processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: {family}\nmodel\t\t: {model}\nmodel name\t: Intel(R) Processor\nstepping\t: 1\n\n")
+}
+
+/// pfmlib's own PMUs that share their host with another core PMU: PAPI 7.0
+/// disables its perf_event component when libpfm4 gives it two ("too many
+/// default PMUs", as on Alder Lake with libpfm4 upstream's `adl_glc` and
+/// `adl_grt`), so one is chosen with `LIBPFM_FORCE_PMU`. `ehl` needs it
+/// because the C library, as libpfm4, keeps `tmt` the core PMU there.
+const FORCED: &[&str] = &[
+    "ehl", "mtl_rwc", "mtl_cmt", "arl_lnc", "arl_skt", "arl_cmt", "nvl_arw",
+];
 
 /// pfmlib's own PMUs (beyond libpfm4, ids from 701) and a host tree on
 /// which each is the core PMU: every Intel one, and one Arm core (the
@@ -220,6 +248,16 @@ fn own_hosts() -> Vec<(&'static str, pfmlib::Arch, String)> {
         ("cwf", x86, intel_cpuinfo(0xdd)),
         ("adln_grt", x86, intel_cpuinfo(0xbe)),
         ("glp", x86, intel_cpuinfo(0x7a)),
+        // Where a host has two core PMUs (libpfm4's tmt and pfmlib's
+        // ehl; the kinds of core of a hybrid part), PAPI 7.0 takes one:
+        // the one forced (FORCED).
+        ("ehl", x86, intel_cpuinfo(0x96)),
+        ("mtl_rwc", x86, intel_cpuinfo(0xaa)),
+        ("mtl_cmt", x86, intel_cpuinfo(0xaa)),
+        ("arl_lnc", x86, intel_cpuinfo(0xc5)),
+        ("arl_skt", x86, intel_cpuinfo(0xc5)),
+        ("arl_cmt", x86, intel_cpuinfo(0xc5)),
+        ("nvl_arw", x86, intel_cpuinfo_of(18, 1)),
         (
             "arm_ac710",
             pfmlib::Arch::Aarch64,
@@ -278,7 +316,12 @@ fn papi_lists_pfmlibs_own_pmus() {
     for (pmu, arch, cpuinfo) in own_hosts() {
         let root = common::host_tree(&format!("papi-{pmu}"), &cpuinfo);
         let host = pfmlib::Host::detect_with_root(arch, root.clone());
-        let lib = pfmlib::Library::new(host, pfmlib::Options::new().host_build_only(true));
+        let force = FORCED.contains(&pmu).then_some(pmu);
+        let mut opts = pfmlib::Options::new().host_build_only(true);
+        if let Some(f) = force {
+            opts = opts.force_pmu(f);
+        }
+        let lib = pfmlib::Library::new(host, opts);
         let p = lib.pmu(pmu).expect("pfmlib's own PMU");
         assert!(p.id() > 700 && p.info().is_present, "{pmu} on its host");
         let want: Vec<(String, Vec<String>)> = p
@@ -296,11 +339,11 @@ fn papi_lists_pfmlibs_own_pmus() {
         for papi in &papis {
             let what = format!("{} on a {pmu} host", papi.what);
             let out = papi
-                .run("papi_native_avail", &[], &root)
+                .run_forced("papi_native_avail", &[], &root, force)
                 .unwrap_or_else(|| panic!("{what}: papi_native_avail did not run"));
             assert!(out.status.success(), "{what}: {out:?}");
             assert_eq!(listed_events(&out, pmu), want, "{what}");
-            if let Some(c) = papi.run("papi_component_avail", &[], &root) {
+            if let Some(c) = papi.run_forced("papi_component_avail", &[], &root, force) {
                 let text = String::from_utf8_lossy(&c.stdout);
                 assert!(
                     text.lines().any(|l| l.contains("PMUs supported:")
@@ -314,7 +357,7 @@ fn papi_lists_pfmlibs_own_pmus() {
                 None => format!("{pmu}::{ev}"),
             };
             let one = papi
-                .run("papi_native_avail", &["-e", &name], &root)
+                .run_forced("papi_native_avail", &["-e", &name], &root, force)
                 .expect("papi_native_avail ran");
             let text = String::from_utf8_lossy(&one.stdout);
             assert!(

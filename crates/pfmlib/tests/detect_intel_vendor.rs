@@ -198,3 +198,22 @@ fn tremont_has_tmt_and_ehl() {
             .is_err());
     }
 }
+
+/// As libpfm4's build (the C library), `ehl` is a second table of the
+/// cores `tmt` covers: active only when forced or where `tmt` is disabled,
+/// so that callers taking the one core PMU (PAPI) keep libpfm4's.
+#[test]
+fn ehl_is_a_second_table_in_libpfm4s_build() {
+    use pfmlib::Options;
+    let present = |o: Options, n: &str| {
+        Library::new(host(Vendor::Intel, 6, 0x96, 0), o)
+            .pmu(n)
+            .is_some_and(|p| p.info().is_present)
+    };
+    let build = || Options::new().host_build_only(true);
+    assert!(present(build(), "tmt") && !present(build(), "ehl"));
+    assert!(present(build().force_pmu("ehl"), "ehl"));
+    assert!(present(build().disable_pmus("tmt"), "ehl"));
+    // pfmlib's own API has both.
+    assert!(present(Options::new(), "tmt") && present(Options::new(), "ehl"));
+}

@@ -251,7 +251,7 @@ fn select_pmus(host: &Host, o: &Options) -> (Vec<PmuDesc>, Vec<PmuDesc>, Option<
     let Some(forced) = o.force_pmu.as_deref() else {
         for p in order {
             let e = engine(p);
-            if e.detect(p, host) && e.os_exported(p, host) {
+            if e.detect(p, host) && e.os_exported(p, host) && !second_table(o, p, &active) {
                 active.push(p);
             }
             visible.push(p);
@@ -267,6 +267,22 @@ fn select_pmus(host: &Host, o: &Options) -> (Vec<PmuDesc>, Vec<PmuDesc>, Option<
         }
     }
     (visible, active, None)
+}
+
+/// pfmlib's own second tables of cores that a libpfm4 PMU already covers,
+/// with that PMU: `ehl` (Intel's whole Tremont list) beside libpfm4's `tmt`.
+/// As libpfm4's build (`Options::host_build_only`, the C library) they are
+/// active only where the first is not (disabled) or when forced
+/// (`LIBPFM_FORCE_PMU=ehl`): libpfm4 sets up one core PMU per kind of core,
+/// and callers take the one they find as the core PMU (PAPI refuses two).
+const SECOND_TABLES: &[(&str, &str)] = &[("ehl", "tmt")];
+
+/// Is `p` a second table whose first is already active, in libpfm4's build?
+fn second_table(o: &Options, p: PmuDesc, active: &[PmuDesc]) -> bool {
+    o.host_build_only
+        && SECOND_TABLES
+            .iter()
+            .any(|&(second, first)| p.name() == second && active.iter().any(|a| a.name() == first))
 }
 
 /// Encodes `s` for `os` with the default privilege levels (kernel and user),
