@@ -140,12 +140,8 @@ struct Papi {
 impl Papi {
     /// Runs tool `tool` of this PAPI on our library, answering for the host
     /// tree `root`; `None` when the tool is not there.
-    fn run(&self, tool: &str, args: &[&str], root: &std::path::Path) -> Option<Output> {
-        self.run_forced(tool, args, root, None)
-    }
-
-    /// [`Papi::run`] with `LIBPFM_FORCE_PMU=force` when given.
-    fn run_forced(
+    /// `force`: with `LIBPFM_FORCE_PMU` set to it.
+    fn run(
         &self,
         tool: &str,
         args: &[&str],
@@ -339,11 +335,11 @@ fn papi_lists_pfmlibs_own_pmus() {
         for papi in &papis {
             let what = format!("{} on a {pmu} host", papi.what);
             let out = papi
-                .run_forced("papi_native_avail", &[], &root, force)
+                .run("papi_native_avail", &[], &root, force)
                 .unwrap_or_else(|| panic!("{what}: papi_native_avail did not run"));
             assert!(out.status.success(), "{what}: {out:?}");
             assert_eq!(listed_events(&out, pmu), want, "{what}");
-            if let Some(c) = papi.run_forced("papi_component_avail", &[], &root, force) {
+            if let Some(c) = papi.run("papi_component_avail", &[], &root, force) {
                 let text = String::from_utf8_lossy(&c.stdout);
                 assert!(
                     text.lines().any(|l| l.contains("PMUs supported:")
@@ -357,7 +353,7 @@ fn papi_lists_pfmlibs_own_pmus() {
                 None => format!("{pmu}::{ev}"),
             };
             let one = papi
-                .run_forced("papi_native_avail", &["-e", &name], &root, force)
+                .run("papi_native_avail", &["-e", &name], &root, force)
                 .expect("papi_native_avail ran");
             let text = String::from_utf8_lossy(&one.stdout);
             assert!(
