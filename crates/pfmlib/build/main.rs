@@ -38,6 +38,8 @@ struct Gen {
     builds: HashMap<String, u8>,
     shift: u32,
     pmus: Vec<PmuOut>,
+    /// Extension blocks already written, by their words (shared).
+    ext_blocks: HashMap<Vec<u32>, u32>,
 }
 
 fn main() {
@@ -54,11 +56,19 @@ fn main() {
 fn run() -> Result<(), String> {
     let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
     let mut gen = Gen::new(Path::new("data/libpfm4_pmus.toml"))?;
+    let mut files = Vec::new();
     for path in data_files(Path::new("data"))? {
         let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
         let file: schema::File =
             toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        gen.add_file(&file)
+        files.push((path, file));
+    }
+    // Within each group of `data_files`, libpfm4's tables before pfmlib's
+    // own (ids above 700): a program using libpfm4's PMUs touches the
+    // same contiguous stretch as before the vendor-list tables came.
+    files.sort_by_key(|(path, file)| (other_arch(path), gen.own_file(file), path.clone()));
+    for (path, file) in &files {
+        gen.add_file(file)
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let consts = gen.finish()?;
@@ -130,19 +140,21 @@ fn data_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .filter(|p| p.file_name().is_some_and(|n| n != "libpfm4_pmus.toml"))
         .collect();
-    // The x86 tables first, then the others, each group by name: a process
-    // on x86 touches one contiguous stretch of the records and strings
-    // (fewer pages faulted in around them), whatever other architectures'
-    // tables grow. Positions in the generated arrays are internal; event
-    // indexes count within a table.
-    let other_arch = |p: &PathBuf| {
-        let n = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        !["intel_", "amd64_", "perf"]
-            .iter()
-            .any(|x| n.starts_with(x))
-    };
     files.sort_by_key(|p| (other_arch(p), p.clone()));
     Ok(files)
+}
+
+/// Is `p` a table of another architecture than x86? The x86 tables come
+/// first, then the others, each group by name: a process on x86 touches
+/// one contiguous stretch of the records and strings (fewer pages faulted
+/// in around them), whatever other architectures' tables grow. Positions
+/// in the generated arrays are internal; event indexes count within a
+/// table.
+fn other_arch(p: &Path) -> bool {
+    let n = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    !["intel_", "amd64_", "perf"]
+        .iter()
+        .any(|x| n.starts_with(x))
 }
 
 impl Gen {
@@ -167,7 +179,17 @@ impl Gen {
             rank,
             shift: ids.event_index_shift,
             pmus: Vec::new(),
+            ext_blocks: HashMap::new(),
         })
+    }
+
+    /// Is `file` one of pfmlib's own tables (its first PMU's id above
+    /// libpfm4's 700)?
+    fn own_file(&self, file: &schema::File) -> bool {
+        file.pmu
+            .first()
+            .and_then(|p| self.ids.get(&p.name))
+            .is_some_and(|&id| id > 700)
     }
 
     /// One data file: its event table, then its PMUs.
@@ -336,7 +358,7 @@ impl Gen {
         if fields.is_empty() {
             return Ok(0);
         }
-        let at = self.blob.ext.len() as u32;
+        let mut words = Vec::with_capacity(fields.len() + 1);
         for f in fields {
             let v = extra.get(f.key);
             if let ExtKind::U64 = f.kind {
@@ -348,13 +370,25 @@ impl Gen {
                     None if f.required => return Err(format!("{}: required", f.key)),
                     None => 0,
                 };
-                self.blob.ext.push(w as u32);
-                self.blob.ext.push((w >> 32) as u32);
+                words.push(w as u32);
+                words.push((w >> 32) as u32);
                 continue;
             }
-            let w = ext_word(f, v).map_err(|e| format!("{}: {e}", f.key))?;
-            self.blob.ext.push(w);
+            words.push(ext_word(f, v).map_err(|e| format!("{}: {e}", f.key))?);
         }
+        // All zero: no block (readers answer 0 for position 0). A block
+        // another record already has is shared: most records have none or
+        // a common one, so the words stay few and a process touches few
+        // pages of them.
+        if words.iter().all(|&w| w == 0) {
+            return Ok(0);
+        }
+        if let Some(&at) = self.ext_blocks.get(&words) {
+            return Ok(at);
+        }
+        let at = self.blob.ext.len() as u32;
+        self.blob.ext.extend_from_slice(&words);
+        self.ext_blocks.insert(words, at);
         Ok(at)
     }
 
