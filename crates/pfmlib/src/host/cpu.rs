@@ -68,6 +68,8 @@ impl HybridCore {
     }
 }
 
+include!(concat!(env!("OUT_DIR"), "/hybrid_models.rs"));
+
 /// What CPUID says about the processor.
 pub(crate) struct CpuFacts {
     pub vendor: Vendor,
@@ -122,7 +124,12 @@ pub(crate) fn decode<R: CpuIdReader>(reader: R) -> CpuFacts {
             edx: r.edx,
         }
     });
-    let hybrid = vendor == Vendor::Intel && max_leaf >= 7 && reader.cpuid2(7, 0).edx >> 15 & 1 == 1;
+    // CPUID is a VM exit in a virtual machine (microseconds each): leaf 7
+    // is asked only on the models whose PMUs depend on the kind of core.
+    let hybrid = vendor == Vendor::Intel
+        && HYBRID_MODELS.contains(&(family, model))
+        && max_leaf >= 7
+        && reader.cpuid2(7, 0).edx >> 15 & 1 == 1;
     let core = (hybrid && max_leaf >= 0x1a)
         .then(|| HybridCore::from_eax(reader.cpuid2(0x1a, 0).eax))
         .flatten();
