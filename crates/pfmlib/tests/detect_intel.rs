@@ -6,6 +6,8 @@
 //! model of every PMU, neighbours that must not match, and recorded CPUID
 //! leaves decoded the way libpfm4 decodes them (extended model folded in).
 
+mod common;
+
 use pfmlib::host::CpuIdResult;
 use pfmlib::{Host, Library, Vendor};
 
@@ -33,11 +35,7 @@ fn host(vendor: Vendor, family: u32, model: u32, stepping: u32) -> Host {
 
 /// The PMUs of [`PMUS`] present on `h`.
 fn present(h: Host) -> Vec<&'static str> {
-    let lib = Library::with_host(h);
-    PMUS.iter()
-        .map(|p| p.0)
-        .filter(|n| lib.pmu(n).is_some_and(|p| p.info().is_present))
-        .collect()
+    common::present_on(h, PMUS.iter().map(|p| p.0))
 }
 
 #[test]

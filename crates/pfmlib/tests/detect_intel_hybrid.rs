@@ -7,6 +7,8 @@
 //! `cpu_atom`, `cpu_lowpower`), else the model alone (as libpfm4 detects
 //! `adl_glc` and `adl_grt`).
 
+mod common;
+
 use pfmlib::host::{CpuIdResult, HybridCore};
 use pfmlib::{Arch, Host, Library, Os, Plm, Vendor};
 
@@ -37,11 +39,7 @@ const PMUS: &[Row] = &[
 
 /// The PMUs of [`PMUS`] present on `h`.
 fn present(h: Host) -> Vec<&'static str> {
-    let lib = Library::with_host(h);
-    PMUS.iter()
-        .map(|p| p.0)
-        .filter(|n| lib.pmu(n).is_some_and(|p| p.info().is_present))
-        .collect()
+    common::present_on(h, PMUS.iter().map(|p| p.0))
 }
 
 /// The PMUs of [`PMUS`] detected on `family`/`model` with these cores

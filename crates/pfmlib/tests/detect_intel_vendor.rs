@@ -6,6 +6,8 @@
 //! every model and stepping, neighbours that must not match, hosts decoded
 //! from CPUID leaves, and the unprefixed lookup finding the active PMU.
 
+mod common;
+
 use pfmlib::host::CpuIdResult;
 use pfmlib::{Host, Library, Os, Plm, Vendor};
 
@@ -28,11 +30,7 @@ fn host(vendor: Vendor, family: u32, model: u32, stepping: u32) -> Host {
 
 /// The PMUs of [`PMUS`] present on `h`.
 fn present(h: Host) -> Vec<&'static str> {
-    let lib = Library::with_host(h);
-    PMUS.iter()
-        .map(|p| p.0)
-        .filter(|n| lib.pmu(n).is_some_and(|p| p.info().is_present))
-        .collect()
+    common::present_on(h, PMUS.iter().map(|p| p.0))
 }
 
 #[test]

@@ -69,6 +69,16 @@ pub fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
+/// The first lines of a unit mask: `[[event.umask]]`, its name, description
+/// and `code` (already written as TOML).
+pub fn umask_head(name: &str, desc: &str, code: &str) -> String {
+    format!(
+        "\n  [[event.umask]]\n  name = {}\n  desc = {}\n  code = {code}\n",
+        quoted(name),
+        quoted(desc)
+    )
+}
+
 /// The vendors' lists for tests: `$PFMLIB_VENDOR_DIR`, else `vendor`
 /// beside `$PFMLIB_ORACLE_DIR` (`.ci/run` sets both), else a
 /// `shared/oracle/vendor` above this crate, if it holds `sub`. `None` when

@@ -547,13 +547,11 @@ fn write_umask(out: &mut String, ev: &Ev, u: &Um, dfl: bool, evmask: u64, descs:
         flags.push("code_override");
     }
     let key = format!("{}:{}", ev.name, u.name);
-    let _ = write!(
-        out,
-        "\n  [[event.umask]]\n  name = {}\n  desc = {}\n  code = {}\n",
-        data::quoted(&u.name),
-        data::quoted(&descs.get(&key)),
-        wide_hex(u.code)
-    );
+    out.push_str(&data::umask_head(
+        &u.name,
+        &descs.get(&key),
+        &wide_hex(u.code),
+    ));
     if !flags.is_empty() {
         let _ = writeln!(out, "  flags = {}", list(&flags));
     }

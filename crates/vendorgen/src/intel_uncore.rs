@@ -266,13 +266,7 @@ fn write_event(out: &mut String, ev: &Ev, descs: &Descs) {
             out.push_str("\n  # experimental");
         }
         let key = format!("{}:{}", ev.name, u.name);
-        let _ = write!(
-            out,
-            "\n  [[event.umask]]\n  name = {}\n  desc = {}\n  code = {}\n",
-            data::quoted(&u.name),
-            data::quoted(&descs.get(&key)),
-            hex(u.code)
-        );
+        out.push_str(&data::umask_head(&u.name, &descs.get(&key), &hex(u.code)));
         if !flags.is_empty() {
             let _ = writeln!(out, "  flags = [{}]", flags.join(", "));
         }

@@ -9,3 +9,17 @@ pub mod torrent;
 pub mod validate;
 pub mod vendor;
 pub mod words;
+
+/// The PMUs of `names` present on host `h`, in that order (the detection
+/// tests' question).
+#[allow(dead_code)]
+pub fn present_on(
+    h: pfmlib::Host,
+    names: impl IntoIterator<Item = &'static str>,
+) -> Vec<&'static str> {
+    let lib = pfmlib::Library::with_host(h);
+    names
+        .into_iter()
+        .filter(|n| lib.pmu(n).is_some_and(|p| p.info().is_present))
+        .collect()
+}
