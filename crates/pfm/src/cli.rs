@@ -97,7 +97,9 @@ fn cpu_words(h: &pfmlib::Host) -> String {
             ids.mvendorid, ids.marchid, ids.mimpid
         );
     }
-    let name = h.brand.clone().unwrap_or_else(|| format!("{:?}", h.vendor));
+    let name = h
+        .brand_string()
+        .unwrap_or_else(|| format!("{:?}", h.vendor));
     format!("{name} (family {}, model {})", h.family, h.model)
 }
 

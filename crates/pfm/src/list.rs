@@ -84,7 +84,11 @@ pub fn run(lib: &Library, a: Args) -> anyhow::Result<ExitCode> {
         .filter_map(|p| select(*p, &patterns, &set, &mut hits));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if a.json {
-        let host = serde_json::to_value(lib.host()).unwrap_or(Value::Null);
+        let mut host = serde_json::to_value(lib.host()).unwrap_or(Value::Null);
+        // The running machine's brand string is read when asked.
+        if let Some(obj) = host.as_object_mut() {
+            obj.insert("brand".into(), serde_json::json!(lib.host().brand_string()));
+        }
         let pmus = listed.map(|l| {
             let events = l.events.into_iter().map(move |e| event_json(&e, os));
             (pmu_json(&l.pmu), events)

@@ -2,7 +2,7 @@
 //! instruction on x86, or a recorded dump in tests.
 
 use crate::model::Vendor;
-use raw_cpuid::{CpuId, CpuIdReader};
+use raw_cpuid::{CpuIdReader, CpuIdResult};
 
 /// CPUID leaf 0xA (architectural performance monitoring), raw registers,
 /// decoded here once with libpfm4's reading of them.
@@ -86,36 +86,24 @@ pub(crate) struct CpuFacts {
 }
 
 /// Decodes vendor, family, model (extended fields folded in as the SDM and
-/// AMD's manuals say), stepping, brand and leaf 0xA.
-pub(crate) fn decode<R: CpuIdReader>(reader: R) -> CpuFacts {
-    let cpuid = CpuId::with_cpuid_reader(reader.clone());
-    let vendor = match cpuid.get_vendor_info() {
-        Some(v) if v.as_str() == "GenuineIntel" => Vendor::Intel,
-        Some(v) if v.as_str() == "AuthenticAMD" => Vendor::Amd,
+/// AMD's manuals say), stepping, brand (when `with_brand`) and leaf 0xA.
+/// Each leaf is asked once: CPUID is a VM exit in a virtual machine, about
+/// 6 µs here, so the running machine's brand string (four more leaves) is
+/// read only when asked ([`native_brand`]).
+pub(crate) fn decode<R: CpuIdReader>(reader: R, with_brand: bool) -> CpuFacts {
+    let l0 = reader.cpuid1(0);
+    let max_leaf = l0.eax;
+    let vendor = match &vendor_string(l0) {
+        b"GenuineIntel" => Vendor::Intel,
+        b"AuthenticAMD" => Vendor::Amd,
         _ => Vendor::Other,
     };
-    let (family, model, stepping) = match cpuid.get_feature_info() {
-        Some(f) => {
-            let base_family = u32::from(f.base_family_id());
-            let family = if base_family == 0xf {
-                base_family + u32::from(f.extended_family_id())
-            } else {
-                base_family
-            };
-            let model = if base_family >= 0x6 {
-                u32::from(f.base_model_id()) + (u32::from(f.extended_model_id()) << 4)
-            } else {
-                u32::from(f.base_model_id())
-            };
-            (family, model, u32::from(f.stepping_id()))
-        }
-        None => (0, 0, 0),
+    let (family, model, stepping) = if max_leaf >= 1 {
+        signature(reader.cpuid1(1).eax)
+    } else {
+        (0, 0, 0)
     };
-    let brand = cpuid
-        .get_processor_brand_string()
-        .map(|b| b.as_str().trim().to_string())
-        .filter(|b| !b.is_empty());
-    let max_leaf = reader.cpuid1(0).eax;
+    let brand = if with_brand { brand(&reader) } else { None };
     let arch_perfmon = (vendor == Vendor::Intel && max_leaf >= 0xa).then(|| {
         let r = reader.cpuid2(0xa, 0);
         ArchPerfmon {
@@ -124,8 +112,7 @@ pub(crate) fn decode<R: CpuIdReader>(reader: R) -> CpuFacts {
             edx: r.edx,
         }
     });
-    // CPUID is a VM exit in a virtual machine (microseconds each): leaf 7
-    // is asked only on the models whose PMUs depend on the kind of core.
+    // Leaf 7 only on the models whose PMUs depend on the kind of core.
     let hybrid = vendor == Vendor::Intel
         && HYBRID_MODELS.contains(&(family, model))
         && max_leaf >= 7
@@ -145,11 +132,69 @@ pub(crate) fn decode<R: CpuIdReader>(reader: R) -> CpuFacts {
     }
 }
 
-/// The running processor's CPUID facts (none off x86).
+/// The vendor string of leaf 0 (EBX, EDX, ECX).
+fn vendor_string(l0: CpuIdResult) -> [u8; 12] {
+    let mut v = [0u8; 12];
+    for (i, r) in [l0.ebx, l0.edx, l0.ecx].into_iter().enumerate() {
+        v[4 * i..4 * i + 4].copy_from_slice(&r.to_le_bytes());
+    }
+    v
+}
+
+/// Family, model and stepping of leaf 1's EAX: the extended family is
+/// added to family 0xf, the extended model prepended from family 6 on.
+fn signature(eax: u32) -> (u32, u32, u32) {
+    let base_family = (eax >> 8) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ((eax >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    let base_model = (eax >> 4) & 0xf;
+    let model = if base_family >= 0x6 {
+        base_model + (((eax >> 16) & 0xf) << 4)
+    } else {
+        base_model
+    };
+    (family, model, eax & 0xf)
+}
+
+/// The processor brand string (leaves 0x80000002-4), trimmed; `None` when
+/// the CPU has none.
+fn brand<R: CpuIdReader>(reader: &R) -> Option<String> {
+    if reader.cpuid1(0x8000_0000).eax < 0x8000_0004 {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(48);
+    for leaf in 0x8000_0002..=0x8000_0004 {
+        let r = reader.cpuid1(leaf);
+        for w in [r.eax, r.ebx, r.ecx, r.edx] {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let s = String::from_utf8_lossy(&bytes[..end]).trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+/// The running processor's CPUID facts (none off x86), its brand string
+/// left unread.
 pub(crate) fn native() -> Option<CpuFacts> {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
-        Some(decode(raw_cpuid::CpuIdReaderNative))
+        Some(decode(raw_cpuid::CpuIdReaderNative, false))
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    {
+        None
+    }
+}
+
+/// The running processor's brand string (none off x86).
+pub(crate) fn native_brand() -> Option<String> {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        brand(&raw_cpuid::CpuIdReaderNative)
     }
     #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
     {
@@ -160,7 +205,6 @@ pub(crate) fn native() -> Option<CpuFacts> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use raw_cpuid::CpuIdResult;
 
     /// A recorded Nehalem (family 6, model 26, stepping 5) with leaf 0xA.
     fn nehalem(leaf: u32, _sub: u32) -> CpuIdResult {
@@ -176,7 +220,7 @@ mod tests {
 
     #[test]
     fn decodes_a_recorded_cpu() {
-        let f = decode(nehalem);
+        let f = decode(nehalem, true);
         assert_eq!(f.vendor, Vendor::Intel);
         assert_eq!((f.family, f.model, f.stepping), (6, 26, 5));
         let a = f.arch_perfmon.unwrap();
@@ -210,7 +254,7 @@ mod tests {
                 edx: 0,
             },
         };
-        let f = decode(zen3);
+        let f = decode(zen3, true);
         assert_eq!(f.vendor, Vendor::Amd);
         assert_eq!((f.family, f.model, f.stepping), (0x19, 1, 1));
         assert!(f.arch_perfmon.is_none());

@@ -60,7 +60,10 @@ pub struct Host {
     pub model: u32,
     /// CPU stepping.
     pub stepping: u32,
-    /// CPU brand string, when known.
+    /// CPU brand string, when known: from a recorded CPUID dump or a
+    /// recorded cpuinfo's `model name`. The running machine's is read on
+    /// demand ([`Host::brand_string`]): each CPUID is a VM exit in a
+    /// virtual machine, and detection needs none of it.
     pub brand: Option<String>,
     /// CPUID leaf 0xA, on Intel CPUs that have it.
     pub arch_perfmon: Option<ArchPerfmon>,
@@ -105,6 +108,10 @@ pub struct Host {
     /// `mimpid` from `/proc/cpuinfo` (`None`: not a RISC-V host, or the
     /// kernel does not tell them).
     pub riscv: Option<RiscvIds>,
+    /// The CPU is the running machine's (its brand string is read when
+    /// asked).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    running_cpu: bool,
     #[cfg_attr(feature = "serde", serde(skip))]
     facts: Facts,
 }
@@ -134,6 +141,7 @@ impl Host {
         if arch == Arch::X86 {
             if let Some(c) = cpu::native() {
                 h.set_cpu(c);
+                h.running_cpu = true;
             }
         }
         h
@@ -157,7 +165,7 @@ impl Host {
     pub fn from_cpuid<R: CpuIdReader>(reader: R, root: Option<PathBuf>) -> Host {
         let facts = root.map_or_else(Facts::none, Facts::under);
         let mut h = Host::from_facts(Arch::X86, facts);
-        h.set_cpu(cpu::decode(reader));
+        h.set_cpu(cpu::decode(reader, true));
         h
     }
 
@@ -168,7 +176,7 @@ impl Host {
     pub fn from_cpuids<R: CpuIdReader>(readers: Vec<R>, root: Option<PathBuf>) -> Host {
         let cores: Vec<HybridCore> = readers
             .iter()
-            .filter_map(|r| cpu::decode(r.clone()).core)
+            .filter_map(|r| cpu::decode(r.clone(), false).core)
             .collect();
         let mut it = readers.into_iter();
         let mut h = match it.next() {
@@ -177,6 +185,21 @@ impl Host {
         };
         h.set_hybrid_cores(cores);
         h
+    }
+
+    /// The CPU's brand string: [`Host::brand`], or for the running
+    /// machine's CPU, read now (four CPUID leaves).
+    ///
+    /// ```
+    /// let h = pfmlib::Host::synthetic(pfmlib::Vendor::Intel, 6, 26);
+    /// assert_eq!(h.brand_string(), None);
+    /// ```
+    pub fn brand_string(&self) -> Option<String> {
+        match &self.brand {
+            Some(b) => Some(b.clone()),
+            None if self.running_cpu => cpu::native_brand(),
+            None => None,
+        }
     }
 
     /// The same host with these kinds of hybrid core (tests, or a caller
@@ -242,6 +265,7 @@ impl Host {
                 h.set_cpu(c);
             } else if let Some(c) = cpu::native() {
                 h.set_cpu(c);
+                h.running_cpu = true;
             }
         }
         h
@@ -284,6 +308,7 @@ impl Host {
             mips_cpu_model: None,
             riscv: None,
             hybrid_cores: Vec::new(),
+            running_cpu: false,
             facts: Facts::none(),
         }
     }
