@@ -151,16 +151,16 @@ fn build_masks(ids: &schema::Ids) -> Result<HashMap<String, u8>, String> {
     Ok(masks)
 }
 
-/// The table files, sorted (everything `.toml` but the id list).
+/// The table files (everything `.toml` but the id list), in no order:
+/// `run` orders them.
 fn data_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+    let files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| e.to_string())?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .filter(|p| p.file_name().is_some_and(|n| n != "libpfm4_pmus.toml"))
         .collect();
-    files.sort_by_key(|p| (other_arch(p), p.clone()));
     Ok(files)
 }
 

@@ -27,11 +27,7 @@ const PMUS: &[(&str, &[u32], std::ops::RangeInclusive<u32>)] = &[
     ("adl_grt", &[0x97, 0x9a, 0xb7, 0xba, 0xbf], 0..=15),
 ];
 
-fn host(vendor: Vendor, family: u32, model: u32, stepping: u32) -> Host {
-    let mut h = Host::synthetic(vendor, family, model);
-    h.stepping = stepping;
-    h
-}
+use common::stepping_host as host;
 
 /// The PMUs of [`PMUS`] present on `h`.
 fn present(h: Host) -> Vec<&'static str> {

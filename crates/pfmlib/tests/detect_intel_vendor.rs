@@ -22,11 +22,7 @@ const PMUS: &[(&str, &[u32])] = &[
     ("ehl", &[0x96, 0x9c]),
 ];
 
-fn host(vendor: Vendor, family: u32, model: u32, stepping: u32) -> Host {
-    let mut h = Host::synthetic(vendor, family, model);
-    h.stepping = stepping;
-    h
-}
+use common::stepping_host as host;
 
 /// The PMUs of [`PMUS`] present on `h`.
 fn present(h: Host) -> Vec<&'static str> {

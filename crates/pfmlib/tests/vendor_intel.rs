@@ -32,35 +32,26 @@ use std::path::{Path, PathBuf};
 /// Offcore matrix files (under `intel/`) of the CPUs that have one.
 const MATRIX: &[(&str, &str)] = &[("glp", "GLP/goldmontplus_matrix.json")];
 
-/// PMU, vendor file (under `intel/`), a model it is detected on.
-const CPUS: &[(&str, &str, u32)] = &[
-    ("srf", "SRF/sierraforest_core.json", 0xaf),
-    ("grr", "GRR/grandridge_core.json", 0xb6),
-    ("cwf", "CWF/clearwaterforest_core.json", 0xdd),
-    ("adln_grt", "ADL/alderlake_gracemont_core.json", 0xbe),
-    ("glp", "GLP/goldmontplus_core.json", 0x7a),
-    ("mtl_rwc", "MTL/meteorlake_redwoodcove_core.json", 0xaa),
-    ("mtl_cmt", "MTL/meteorlake_crestmont_core.json", 0xaa),
-    ("arl_lnc", "ARL/arrowlake_lioncove_core.json", 0xc5),
-    ("arl_skt", "ARL/arrowlake_skymont_core.json", 0xc5),
-    ("arl_cmt", "ARL/arrowlake_crestmont_core.json", 0xc5),
-    ("lnl_lnc", "LNL/lunarlake_lioncove_core.json", 0xbd),
-    ("lnl_skt", "LNL/lunarlake_skymont_core.json", 0xbd),
-    ("ptl_cgc", "PTL/pantherlake_cougarcove_core.json", 0xcc),
-    ("ptl_dkt", "PTL/pantherlake_darkmont_core.json", 0xcc),
-    ("nvl_cyc", "NVL/novalake_coyotecove_core.json", 0x1),
-    ("nvl_arw", "NVL/novalake_arcticwolf_core.json", 0x1),
-    ("ehl", "EHL/elkhartlake_core.json", 0x96),
+/// PMU, vendor file (under `intel/`), a family and model it is detected on.
+const CPUS: &[(&str, &str, (u32, u32))] = &[
+    ("srf", "SRF/sierraforest_core.json", (6, 0xaf)),
+    ("grr", "GRR/grandridge_core.json", (6, 0xb6)),
+    ("cwf", "CWF/clearwaterforest_core.json", (6, 0xdd)),
+    ("adln_grt", "ADL/alderlake_gracemont_core.json", (6, 0xbe)),
+    ("glp", "GLP/goldmontplus_core.json", (6, 0x7a)),
+    ("mtl_rwc", "MTL/meteorlake_redwoodcove_core.json", (6, 0xaa)),
+    ("mtl_cmt", "MTL/meteorlake_crestmont_core.json", (6, 0xaa)),
+    ("arl_lnc", "ARL/arrowlake_lioncove_core.json", (6, 0xc5)),
+    ("arl_skt", "ARL/arrowlake_skymont_core.json", (6, 0xc5)),
+    ("arl_cmt", "ARL/arrowlake_crestmont_core.json", (6, 0xc5)),
+    ("lnl_lnc", "LNL/lunarlake_lioncove_core.json", (6, 0xbd)),
+    ("lnl_skt", "LNL/lunarlake_skymont_core.json", (6, 0xbd)),
+    ("ptl_cgc", "PTL/pantherlake_cougarcove_core.json", (6, 0xcc)),
+    ("ptl_dkt", "PTL/pantherlake_darkmont_core.json", (6, 0xcc)),
+    ("nvl_cyc", "NVL/novalake_coyotecove_core.json", (18, 0x1)),
+    ("nvl_arw", "NVL/novalake_arcticwolf_core.json", (18, 0x1)),
+    ("ehl", "EHL/elkhartlake_core.json", (6, 0x96)),
 ];
-
-/// The CPU family of a PMU's models: 18 for Nova Lake, 6 for the rest.
-fn family(pmu: &str) -> u32 {
-    if pmu.starts_with("nvl_") {
-        18
-    } else {
-        6
-    }
-}
 
 /// Vendor events left out of the comparison, with why: none. Deprecated
 /// events are in our tables (they still count; the event is flagged
@@ -165,14 +156,11 @@ fn wants(e: &Value, matrix: bool) -> Vec<Want> {
     ];
     let mut umasks: Vec<&str> = text(e, "UMask").split(',').collect();
     let offcore = msr.contains("0x1a6") || msr.contains("0x3e0");
-    if offcore && codes.len() > umasks.len() {
-        // One unit mask for every register.
-        umasks.resize(codes.len(), umasks[0]);
-    }
-    // MSR 0x1a6 alone (Goldmont Plus' OUTSTANDING): the first event only;
-    // 0x1a6,0x1a7 and Nova Lake's 0x3e0-0x3e3 keep one per register.
-    if offcore && !msr.contains("0x1a7") && !msr.contains("0x3e1") {
-        umasks.truncate(1);
+    if offcore {
+        // One event per response register listed (MSR 0x1a6 alone, Goldmont
+        // Plus' OUTSTANDING: the first only), each with its unit mask (one
+        // for all where the list gives one).
+        umasks.resize(msr.split(',').count(), umasks[0]);
     }
     umasks
         .iter()
@@ -240,11 +228,11 @@ fn library(model: u32) -> Library {
     Library::new(Host::synthetic(Vendor::Intel, 6, model), Options::new())
 }
 
-/// A synthetic host of `pmu`'s family and `model` (no hybrid facts: every
-/// PMU of the model is active).
-fn library_for(pmu: &str, model: u32) -> Library {
+/// A synthetic host of this family and model (no hybrid facts: every PMU
+/// of the model is active).
+fn library_for((family, model): (u32, u32)) -> Library {
     Library::new(
-        Host::synthetic(Vendor::Intel, family(pmu), model),
+        Host::synthetic(Vendor::Intel, family, model),
         Options::new(),
     )
 }
@@ -257,7 +245,7 @@ fn every_vendor_event_encodes_as_its_fields_say() {
     let Some(dir) = vendor_dir() else { return };
     let mut checked = 0;
     for &(pmu, file, model) in CPUS {
-        let lib = library_for(pmu, model);
+        let lib = library_for(model);
         let matrix = MATRIX.iter().any(|m| m.0 == pmu);
         let mut bad = vec![];
         for e in vendor_events(&dir, file) {
@@ -313,7 +301,7 @@ fn every_vendor_event_encodes_as_its_fields_say() {
 fn nothing_missing_or_extra_and_our_own_words() {
     let Some(dir) = vendor_dir() else { return };
     for &(pmu, file, model) in CPUS {
-        let lib = library_for(pmu, model);
+        let lib = library_for(model);
         let events = vendor_events(&dir, file);
         let mut vendor: BTreeSet<String> = BTreeSet::new();
         let mut texts = std::collections::BTreeMap::new();

@@ -174,15 +174,16 @@ impl Host {
     /// leaf 0x1A of each the kinds of core ([`Host::hybrid_cores`]).
     /// `/sys` and `/proc` as [`Host::from_cpuid`].
     pub fn from_cpuids<R: CpuIdReader>(readers: Vec<R>, root: Option<PathBuf>) -> Host {
-        let cores: Vec<HybridCore> = readers
-            .iter()
-            .filter_map(|r| cpu::decode(r.clone(), false).core)
-            .collect();
-        let mut it = readers.into_iter();
-        let mut h = match it.next() {
-            Some(first) => Host::from_cpuid(first, root),
-            None => Host::from_facts(Arch::X86, root.map_or_else(Facts::none, Facts::under)),
-        };
+        let facts = root.map_or_else(Facts::none, Facts::under);
+        let mut h = Host::from_facts(Arch::X86, facts);
+        let mut cores = Vec::with_capacity(readers.len());
+        for (i, r) in readers.into_iter().enumerate() {
+            let c = cpu::decode(r, i == 0);
+            cores.extend(c.core);
+            if i == 0 {
+                h.set_cpu(c);
+            }
+        }
         h.set_hybrid_cores(cores);
         h
     }

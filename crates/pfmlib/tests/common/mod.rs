@@ -23,3 +23,16 @@ pub fn present_on(
         .filter(|n| lib.pmu(n).is_some_and(|p| p.info().is_present))
         .collect()
 }
+
+/// A synthetic host of this CPU and stepping.
+#[allow(dead_code)]
+pub fn stepping_host(
+    vendor: pfmlib::Vendor,
+    family: u32,
+    model: u32,
+    stepping: u32,
+) -> pfmlib::Host {
+    let mut h = pfmlib::Host::synthetic(vendor, family, model);
+    h.stepping = stepping;
+    h
+}

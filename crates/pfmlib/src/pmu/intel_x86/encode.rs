@@ -304,11 +304,12 @@ pub(super) fn encode_perf(ctx: &Ctx, d: &mut Desc, attr: &mut PerfAttr) -> Resul
     reg.set_usr(0);
     attr.config = reg.0;
     if let Some(&second) = codes.get(1) {
-        let has_ldlat = d.umask_attrs().any(|j| {
+        // A unit mask given that hard-wires the second register.
+        let second_um = d.umask_attrs().any(|j| {
             let um = d.umask(j);
             um.flags() & um_flag::LDLAT != 0 || umask_frontend(um).is_some()
         });
-        if d.event.flags() & (ev_flag::OFFCORE | ev_flag::FRONTEND) != 0 || has_ldlat {
+        if d.event.flags() & (ev_flag::OFFCORE | ev_flag::FRONTEND) != 0 || second_um {
             attr.config1 = second;
         }
     }
